@@ -1,0 +1,412 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { startDockerClickHouse } from './docker-server.js'
+import { externalServer } from './external-server.js'
+import { freePorts } from './free-port.js'
+import { type ClickHouseCommand, findServerCommand, installHint } from './server-binary.js'
+import {
+  defaultUsers,
+  type ServerPorts,
+  type ServerUsers,
+  serverConfigXml,
+  usersConfigXml,
+} from './server-config.js'
+import { keeperSource } from './server-keeper.js'
+import { makeTestCertificates } from './tls-certificates.js'
+
+/** Everything a test needs to reach a server; plain data, so vitest can hand it to workers. */
+export interface ServerInfo {
+  /** `local`: started here from a binary; `external`: `CLICKHOUSE_URL`; `docker`: testcontainers. */
+  readonly source: 'local' | 'external' | 'docker'
+  readonly host: string
+  readonly ports: Readonly<ServerPorts>
+  /** `clickhouse://host:port` for the native TCP protocol. */
+  readonly nativeUrl: string
+  /** `http://host:port` for the HTTP interface. */
+  readonly httpUrl: string
+  /** `clickhouses://localhost:port`, when TLS was asked for. */
+  readonly secureNativeUrl?: string | undefined
+  /** `https://localhost:port`, when TLS was asked for. */
+  readonly secureHttpUrl?: string | undefined
+  /** PEM of the CA that signed the server certificate. */
+  readonly ca?: string | undefined
+  readonly caFile?: string | undefined
+  readonly users: ServerUsers
+  /** Whether the password and readonly accounts of `users` exist on this server. */
+  readonly hasTestUsers: boolean
+  /** `SELECT version()`. */
+  readonly version: string
+  /** The server's private folder (local servers only). */
+  readonly dir?: string | undefined
+  /** Names of the `remote_servers` clusters configured on every node. */
+  readonly clusterName?: string | undefined
+}
+
+/** A running throwaway server. Stop it with `stop()` or `await using`. */
+export interface ClickHouseServer extends ServerInfo {
+  /** The server's current process id (local servers only). */
+  readonly pid: number | undefined
+  /** The other nodes of the cluster, this one first, when `shards` was given. */
+  readonly nodes: readonly ClickHouseServer[]
+  /** Plain data for `provide()` / `inject()`. */
+  info(): ServerInfo
+  /** Kills the server process at once (SIGKILL), keeping its data, to test failures. */
+  kill(): Promise<void>
+  /** Starts the server again after `kill()`, on the same ports and data. */
+  restart(): Promise<void>
+  /** Stops the server (all nodes) and deletes its folder. Safe to call twice. */
+  stop(): Promise<void>
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+export interface StartClickHouseOptions {
+  /** Also open `tcp_port_secure` and `https_port` with a fresh self-signed CA. */
+  tls?: boolean
+  /** Start this many servers forming the `clickwire_cluster` cluster (one shard each). */
+  shards?: number
+  /** Settings of the default profile. */
+  profileSettings?: Readonly<Record<string, string | number | boolean>>
+  /** Server time zone (default UTC). */
+  timezone?: string
+  /** How long to wait for the server to answer (default 60 s). */
+  startTimeoutMs?: number
+  /** Ignore `CLICKHOUSE_URL` and start a local server (tests of the harness itself). */
+  local?: boolean
+  /** The server program; default from `CLICKHOUSE_SERVER_BIN` or PATH. */
+  command?: ClickHouseCommand
+  /** Parent folder for the server's temp dir (default the OS temp dir). */
+  tempDir?: string
+}
+
+const clusterName = 'clickwire_cluster'
+
+async function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+async function httpText(url: string, timeoutMs = 2000): Promise<string | undefined> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })
+    const text = await response.text()
+    return response.ok ? text : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+type KeeperEvent =
+  | { event: 'started'; pid: number }
+  | { event: 'exited'; code: number | null; signal: string | null }
+  | { event: 'error'; message: string }
+  | { event: 'stopped' }
+
+/** One local server process behind its keeper. */
+class LocalNode {
+  pid: number | undefined
+  exited = false
+  private readonly keeper: ChildProcess
+  private readonly listeners = new Set<(event: KeeperEvent) => void>()
+  private readonly gone: Promise<void>
+
+  constructor(
+    readonly dir: string,
+    command: ClickHouseCommand,
+  ) {
+    const args = [...command.args, `--config-file=${join(dir, 'config.xml')}`]
+    this.keeper = spawn(process.execPath, ['-e', keeperSource, command.file, JSON.stringify(args), dir], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    })
+    this.gone = new Promise((resolve) => this.keeper.once('exit', () => resolve()))
+    const lines = createInterface({ input: this.keeper.stdout! })
+    lines.on('line', (line) => {
+      let event: KeeperEvent
+      try {
+        event = JSON.parse(line) as KeeperEvent
+      } catch {
+        return
+      }
+      if (event.event === 'started') {
+        this.pid = event.pid
+        this.exited = false
+      } else if (event.event === 'exited') this.exited = true
+      for (const listener of this.listeners) listener(event)
+    })
+    // The keeper must not keep the test process alive; when the test process exits, the
+    // closed pipe tells the keeper to clean up.
+    this.keeper.unref()
+    for (const stream of [this.keeper.stdin, this.keeper.stdout]) {
+      ;(stream as unknown as { unref?: () => void } | null)?.unref?.()
+    }
+  }
+
+  private send(command: string): void {
+    if (this.keeper.stdin && !this.keeper.stdin.destroyed) this.keeper.stdin.write(`${command}\n`)
+  }
+
+  private next(predicate: (event: KeeperEvent) => boolean): Promise<KeeperEvent> {
+    return new Promise((resolve) => {
+      const listener = (event: KeeperEvent) => {
+        if (!predicate(event)) return
+        this.listeners.delete(listener)
+        resolve(event)
+      }
+      this.listeners.add(listener)
+    })
+  }
+
+  onExit(callback: () => void): () => void {
+    const listener = (event: KeeperEvent) => {
+      if (event.event === 'exited') callback()
+    }
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  async kill(): Promise<void> {
+    if (this.exited || this.pid === undefined) return
+    const exited = this.next((event) => event.event === 'exited')
+    this.send('kill')
+    await exited
+  }
+
+  start(): Promise<KeeperEvent> {
+    const started = this.next((event) => event.event === 'started')
+    this.send('start')
+    return started
+  }
+
+  async stop(): Promise<void> {
+    this.send('stop')
+    this.keeper.stdin?.end()
+    await this.gone
+  }
+}
+
+async function errorLogTail(dir: string): Promise<string> {
+  const parts: string[] = []
+  for (const name of ['log/server.err.log', 'log/stdout.log']) {
+    const text = await readFile(join(dir, name), 'utf8').catch(() => '')
+    if (text) parts.push(text.split('\n').slice(-15).join('\n'))
+  }
+  return parts.join('\n')
+}
+
+/** Waits until the server answers on HTTP and accepts TCP, or its process exits. */
+async function waitReady(
+  node: LocalNode,
+  host: string,
+  ports: ServerPorts,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let exited = node.exited
+  const unsubscribe = node.onExit(() => {
+    exited = true
+  })
+  try {
+    for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
+      if (exited) throw new Error(`clickhouse-server exited during start:\n${await errorLogTail(node.dir)}`)
+      if ((await httpText(`http://${host}:${ports.http}/ping`, 1000)) === 'Ok.\n') {
+        if (await canConnect(host, ports.tcp)) return
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `clickhouse-server did not answer within ${timeoutMs} ms:\n${await errorLogTail(node.dir)}`,
+        )
+      }
+      await delay(wait)
+    }
+  } finally {
+    unsubscribe()
+  }
+}
+
+interface PlannedNode {
+  dir: string
+  ports: ServerPorts
+}
+
+async function planNode(parent: string, tls: boolean): Promise<PlannedNode> {
+  const dir = await mkdtemp(join(parent, 'clickwire-ch-'))
+  await Promise.all(
+    ['log', 'data', 'tmp', 'user_files', 'format_schemas'].map((name) => mkdir(join(dir, name))),
+  )
+  const [tcp, http, interserverHttp, tcpSecure, https] = await freePorts(tls ? 5 : 3)
+  return { dir, ports: { tcp: tcp!, http: http!, interserverHttp: interserverHttp!, tcpSecure, https } }
+}
+
+function isPortClash(error: unknown): boolean {
+  return /Address already in use|Net Exception: Address already/i.test(String(error))
+}
+
+async function startLocal(
+  options: StartClickHouseOptions,
+  command: ClickHouseCommand,
+): Promise<ClickHouseServer> {
+  const shards = options.shards ?? 1
+  const tls = options.tls ?? false
+  const parent = options.tempDir ?? tmpdir()
+  const timeoutMs = options.startTimeoutMs ?? 60_000
+  const host = '127.0.0.1'
+  for (let attempt = 1; ; attempt++) {
+    const planned = await Promise.all(Array.from({ length: shards }, () => planNode(parent, tls)))
+    const clusters = shards > 1 ? { [clusterName]: planned.map((node) => node.ports.tcp) } : undefined
+    const nodes: LocalNode[] = []
+    try {
+      await Promise.all(
+        planned.map(async ({ dir, ports }) => {
+          const certificates = tls ? await makeTestCertificates(dir) : undefined
+          const layout = {
+            dir,
+            ports,
+            users: defaultUsers,
+            tls: certificates,
+            timezone: options.timezone,
+            profileSettings: options.profileSettings,
+            clusters,
+          }
+          await writeFile(join(dir, 'config.xml'), serverConfigXml(layout))
+          await writeFile(join(dir, 'users.xml'), usersConfigXml(layout))
+          const node = new LocalNode(dir, command)
+          nodes.push(node)
+          await waitReady(node, host, ports, timeoutMs)
+          return certificates
+        }),
+      )
+      const servers = await Promise.all(
+        planned.map(async ({ dir, ports }, index) => {
+          const node = nodes.find((candidate) => candidate.dir === dir)!
+          const ca = tls ? await readFile(join(dir, 'ca.crt'), 'utf8') : undefined
+          return makeLocalServer(node, index, {
+            dir,
+            ports,
+            host,
+            ca,
+            clusterName: clusters ? clusterName : undefined,
+          })
+        }),
+      )
+      const all = servers.map((server) => server.server)
+      for (const server of servers) server.setNodes(all)
+      return all[0]!
+    } catch (error) {
+      await Promise.all(nodes.map((node) => node.stop()))
+      if (attempt < 3 && isPortClash(error)) continue
+      throw error
+    }
+  }
+}
+
+function makeLocalServer(
+  node: LocalNode,
+  _index: number,
+  where: {
+    dir: string
+    ports: ServerPorts
+    host: string
+    ca: string | undefined
+    clusterName: string | undefined
+  },
+): { server: ClickHouseServer; setNodes(nodes: ClickHouseServer[]): void } {
+  const { dir, ports, host, ca } = where
+  let nodes: ClickHouseServer[] = []
+  let stopped: Promise<void> | undefined
+  const info: ServerInfo = {
+    source: 'local',
+    host,
+    ports,
+    nativeUrl: `clickhouse://${host}:${ports.tcp}`,
+    httpUrl: `http://${host}:${ports.http}`,
+    secureNativeUrl: ports.tcpSecure === undefined ? undefined : `clickhouses://localhost:${ports.tcpSecure}`,
+    secureHttpUrl: ports.https === undefined ? undefined : `https://localhost:${ports.https}`,
+    ca,
+    caFile: ca === undefined ? undefined : join(dir, 'ca.crt'),
+    users: defaultUsers,
+    hasTestUsers: true,
+    version: '',
+    dir,
+    clusterName: where.clusterName,
+  }
+  const server: ClickHouseServer = {
+    ...info,
+    get pid() {
+      return node.exited ? undefined : node.pid
+    },
+    get nodes() {
+      return nodes
+    },
+    info: () => ({ ...info, version: server.version }),
+    kill: () => node.kill(),
+    async restart() {
+      if (!node.exited) return
+      await node.start()
+      await waitReady(node, host, ports, 60_000)
+    },
+    stop() {
+      // Stopping the first node of a cluster stops every node.
+      stopped ??= Promise.all(
+        (nodes[0] === server ? nodes : [server]).map((each) => (each === server ? node.stop() : each.stop())),
+      ).then(() => undefined)
+      return stopped
+    },
+    [Symbol.asyncDispose]: () => server.stop(),
+  }
+  return {
+    server,
+    setNodes(all) {
+      nodes = all
+    },
+  }
+}
+
+async function fillVersion(server: ClickHouseServer): Promise<ClickHouseServer> {
+  const version = (await httpText(`${server.httpUrl}/?query=SELECT%20version()`, 10_000))?.trim()
+  if (!version) throw new Error(`the server at ${server.httpUrl} did not answer SELECT version()`)
+  for (const node of server.nodes.length ? server.nodes : [server])
+    (node as { version: string }).version = version
+  return server
+}
+
+async function dockerAvailable(): Promise<boolean> {
+  if (process.env.DOCKER_HOST) return true
+  return new Promise((resolve) => {
+    const probe = spawn('docker', ['info', '--format', '{{.ServerVersion}}'], { stdio: 'ignore' })
+    probe.once('error', () => resolve(false))
+    probe.once('exit', (code) => resolve(code === 0))
+  })
+}
+
+/**
+ * Starts a throwaway ClickHouse server for tests, and returns its URLs once it answers.
+ *
+ * Where the server comes from, in order: `CLICKHOUSE_URL` (an existing server, never
+ * stopped by us), a local binary (`CLICKHOUSE_SERVER_BIN` or PATH), Docker through
+ * testcontainers. With none of them it fails with one message that says how to get one.
+ *
+ * @example
+ * ```ts
+ * await using server = await startClickHouse({ tls: true })
+ * console.log(server.nativeUrl, server.httpUrl, server.version)
+ * ```
+ */
+export async function startClickHouse(options: StartClickHouseOptions = {}): Promise<ClickHouseServer> {
+  const url = process.env.CLICKHOUSE_URL
+  if (url && !options.local) return fillVersion(externalServer(url))
+  const command = options.command ?? findServerCommand()
+  if (command) return fillVersion(await startLocal(options, command))
+  if (!options.local && (await dockerAvailable())) return fillVersion(await startDockerClickHouse())
+  throw new Error(installHint)
+}

@@ -1,0 +1,11 @@
+export { type ClientCliOptions, clickhouseClient } from './clickhouse-client-cli.js'
+export {
+  type ClickHouseServer,
+  type ServerInfo,
+  type StartClickHouseOptions,
+  startClickHouse,
+} from './clickhouse-server.js'
+export { freePorts } from './free-port.js'
+export { type ClickHouseCommand, findClientCommand, findServerCommand, installHint } from './server-binary.js'
+export { defaultUsers, type ServerUsers } from './server-config.js'
+export { makeTestCertificates, type TestCertificates } from './tls-certificates.js'

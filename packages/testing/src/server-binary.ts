@@ -1,0 +1,69 @@
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join } from 'node:path'
+
+/** How to launch a ClickHouse program: the executable and the arguments before ours. */
+export interface ClickHouseCommand {
+  readonly file: string
+  readonly args: readonly string[]
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Finds an executable on PATH (plus the sbin folders Debian installs the server into). */
+export function which(name: string, path = process.env.PATH ?? ''): string | undefined {
+  const folders = [...path.split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/bin']
+  for (const folder of folders) {
+    if (folder === '') continue
+    const candidate = join(folder, name)
+    if (isExecutable(candidate)) return candidate
+  }
+  return undefined
+}
+
+/**
+ * The server program: `CLICKHOUSE_SERVER_BIN` first, then `clickhouse-server` on PATH
+ * (Debian's package), then the single modern `clickhouse` binary as `clickhouse server`.
+ */
+export function findServerCommand(env: NodeJS.ProcessEnv = process.env): ClickHouseCommand | undefined {
+  const explicit = env.CLICKHOUSE_SERVER_BIN
+  if (explicit) {
+    if (!isExecutable(explicit))
+      throw new Error(`CLICKHOUSE_SERVER_BIN=${explicit} is not an executable file`)
+    return explicit.endsWith('/clickhouse')
+      ? { file: explicit, args: ['server'] }
+      : { file: explicit, args: [] }
+  }
+  const server = which('clickhouse-server', env.PATH)
+  if (server) return { file: server, args: [] }
+  const single = which('clickhouse', env.PATH)
+  if (single) return { file: single, args: ['server'] }
+  return undefined
+}
+
+/** The command-line client, used by tests as an independent oracle. */
+export function findClientCommand(env: NodeJS.ProcessEnv = process.env): ClickHouseCommand | undefined {
+  const explicit = env.CLICKHOUSE_CLIENT_BIN
+  if (explicit) return { file: explicit, args: [] }
+  const client = which('clickhouse-client', env.PATH)
+  if (client) return { file: client, args: [] }
+  const single = which('clickhouse', env.PATH)
+  if (single) return { file: single, args: ['client'] }
+  return undefined
+}
+
+/** The one message shown when no server can be found or started. */
+export const installHint = [
+  'No ClickHouse server is available for the tests.',
+  'Install one of:',
+  '  - Debian/Ubuntu (root): scripts/install-clickhouse.sh   (apt-get install clickhouse-server clickhouse-client)',
+  '  - any OS: a `clickhouse` binary on PATH, or CLICKHOUSE_SERVER_BIN=/path/to/clickhouse-server',
+  '  - a running Docker engine (tests then start clickhouse/clickhouse-server through testcontainers)',
+  'or point the tests at an existing server: CLICKHOUSE_URL=http://user:password@host:8123 (or clickhouse://host:9000).',
+].join('\n')
