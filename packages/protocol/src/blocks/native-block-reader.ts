@@ -1,0 +1,105 @@
+import { codecFor } from '../columns/codec-registry.js'
+import type { CodecContext, ColumnCodec } from '../columns/column-codec.js'
+import { ClickwireError } from '../errors/clickwire-error.js'
+import { ProtocolError } from '../errors/protocol-error.js'
+import type { ByteReader } from '../io/byte-reader.js'
+import { Revision } from '../packets/protocol-revision.js'
+import { parseTypeCached } from '../types/type-parser.js'
+import { type BlockColumn, type BlockInfo, defaultBlockInfo, type NativeBlock } from './native-block.js'
+
+/** Largest column count / row count accepted in one block before the input is taken as malformed. */
+const maxColumns = 1_000_000
+const maxRows = 0x7fff_ffff
+
+/** Reads BlockInfo: numbered fields ending with field 0. */
+export function readBlockInfo(reader: ByteReader): BlockInfo {
+  let isOverflows = false
+  let bucketNumber = -1
+  for (;;) {
+    const field = reader.varUInt()
+    if (reader.short) return defaultBlockInfo
+    if (field === 0) return { isOverflows, bucketNumber }
+    if (field === 1) isOverflows = reader.u8() !== 0
+    else if (field === 2) bucketNumber = reader.i32()
+    else throw new ProtocolError(`unknown BlockInfo field ${field}`)
+  }
+}
+
+/**
+ * Decodes Native blocks of one stream. It keeps a codec per column from block to block,
+ * so state such as a LowCardinality dictionary can carry over.
+ *
+ * `read` returns undefined when the input is short (see {@link ByteReader.missing}); call
+ * it again from the same start with more input. Malformed input throws ProtocolError
+ * naming the column.
+ */
+export class NativeBlockReader {
+  private codecs: { name: string; typeName: string; codec: ColumnCodec }[] = []
+
+  constructor(
+    readonly context: CodecContext,
+    /** Whether blocks carry BlockInfo: the native protocol does, the Native format over HTTP does not. */
+    readonly withBlockInfo = context.revision >= Revision.withBlockInfo,
+  ) {}
+
+  read(reader: ByteReader): NativeBlock | undefined {
+    const info = this.withBlockInfo ? readBlockInfo(reader) : defaultBlockInfo
+    const columnCount = reader.varUInt()
+    const rows = reader.varUInt()
+    if (reader.short) return undefined
+    if (columnCount > maxColumns) throw new ProtocolError(`block with ${columnCount} columns`)
+    if (rows > maxRows) throw new ProtocolError(`block with ${rows} rows`)
+    const columns: BlockColumn[] = new Array(columnCount)
+    for (let index = 0; index < columnCount; index++) {
+      const name = reader.string()
+      const typeName = reader.string()
+      if (this.context.revision >= Revision.withCustomSerialization) {
+        const custom = reader.u8()
+        if (custom !== 0 && !reader.short) {
+          throw new ProtocolError(`column [${index}] ${JSON.stringify(name)} uses a custom serialization`, {
+            path: 'Native block',
+          })
+        }
+      }
+      if (reader.short) return undefined
+      const codec = this.codecAt(index, name, typeName)
+      try {
+        if (rows > 0) codec.decodePrefix(reader)
+        const column = codec.decode(reader, rows)
+        if (reader.short) return undefined
+        if (column.length !== rows) {
+          throw new ProtocolError(`decoded ${column.length} values, expected ${rows}`)
+        }
+        columns[index] = { name, typeName, type: codec.type, column }
+      } catch (error) {
+        throw columnError(error, index, name, typeName)
+      }
+    }
+    return { info, rows, columns }
+  }
+
+  private codecAt(index: number, name: string, typeName: string): ColumnCodec {
+    const known = this.codecs[index]
+    if (known && known.name === name && known.typeName === typeName) return known.codec
+    let codec: ColumnCodec
+    try {
+      codec = codecFor(parseTypeCached(typeName), this.context)
+    } catch (error) {
+      throw columnError(error, index, name, typeName)
+    }
+    this.codecs[index] = { name, typeName, codec }
+    return codec
+  }
+}
+
+function columnError(error: unknown, index: number, name: string, typeName: string): Error {
+  const where = `column [${index}] ${JSON.stringify(name)} ${typeName}`
+  if (ProtocolError.isInstance(error)) return new ProtocolError(error.message, { cause: error, path: where })
+  if (ClickwireError.isInstance(error))
+    return new ProtocolError(`${where}: ${error.message}`, { cause: error })
+  // A RangeError or TypeError from a codec means it met input it did not expect.
+  return new ProtocolError(`cannot decode: ${(error as Error)?.message ?? String(error)}`, {
+    cause: error,
+    path: where,
+  })
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { ProtocolError } from '../errors/protocol-error.js'
+import { ByteReader } from '../io/byte-reader.js'
+import { ByteWriter } from '../io/byte-writer.js'
+import { context, fromHex, hex } from '../test-support/codec-checks.js'
+import { NativeBlockReader } from './native-block-reader.js'
+import { NativeBlockWriter } from './native-block-writer.js'
+
+const columns = [
+  { name: 'n', type: 'UInt64', values: [1n, 2n, 3n] },
+  { name: 's', type: 'String', values: ['a', 'bc', ''] },
+]
+
+function encode(revision: number, rows = 3) {
+  const writer = new ByteWriter()
+  new NativeBlockWriter({ ...context(), revision }).write(writer, columns, rows)
+  return writer.copy()
+}
+
+describe('Native blocks', () => {
+  it('writes BlockInfo and the custom-serialization byte only from their revisions', () => {
+    const body = '0203' + '016e' + '0655496e743634' + '010000000000000002000000000000000300000000000000'
+    const strings = '0173' + '06537472696e67' + '0161' + '026263' + '00'
+    expect(hex(encode(0))).toBe(body + strings)
+    const info = '0100' + '02ffffffff' + '00'
+    expect(hex(encode(54412))).toBe(info + body + strings)
+    const custom =
+      info + '0203' + '016e' + '0655496e743634' + '00' + '010000000000000002000000000000000300000000000000'
+    expect(hex(encode(54460))).toBe(custom + '0173' + '06537472696e67' + '00' + '0161' + '026263' + '00')
+  })
+
+  it.each([0, 54412, 54460])('round-trips at revision %i', (revision) => {
+    const bytes = encode(revision)
+    const block = new NativeBlockReader({ ...context(), revision }).read(new ByteReader(bytes))!
+    expect(block.rows).toBe(3)
+    expect(block.columns.map((c) => [c.name, c.typeName, Array.from(c.column.values())])).toEqual([
+      ['n', 'UInt64', [1n, 2n, 3n]],
+      ['s', 'String', ['a', 'bc', '']],
+    ])
+  })
+
+  it('writes no data for zero rows', () => {
+    const bytes = encode(54460, 0)
+    const block = new NativeBlockReader({ ...context(), revision: 54460 }).read(new ByteReader(bytes))!
+    expect(block.rows).toBe(0)
+    expect(block.columns.map((c) => c.column.length)).toEqual([0, 0])
+  })
+
+  it('reports every truncation as missing input, at every offset', () => {
+    const bytes = encode(54460)
+    for (let cut = 0; cut < bytes.length; cut++) {
+      const reader = new ByteReader(bytes.subarray(0, cut))
+      expect(new NativeBlockReader({ ...context(), revision: 54460 }).read(reader)).toBeUndefined()
+      expect(reader.missing).toBeGreaterThan(cut)
+    }
+  })
+
+  it('names the column when a type is unknown', () => {
+    const bytes = fromHex('0101 0178 03466f6f 00')
+    const read = () => new NativeBlockReader({ ...context(), revision: 0 }).read(new ByteReader(bytes))
+    expect(read).toThrow(ProtocolError)
+    expect(read).toThrow('column [0] "x" Foo: no codec for ClickHouse type Foo')
+  })
+})

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import type { Int32Column } from './int32-column.gen.js'
+import type { UInt64Column } from './uint64-column.gen.js'
+
+describe('fixed-width numbers', () => {
+  it.each([
+    ['Int8', [-128, 0, 127], '80 00 7f'],
+    ['UInt8', [0, 255], '00 ff'],
+    ['Int16', [-32768, 32767], '0080 ff7f'],
+    ['UInt16', [0, 65535], '0000 ffff'],
+    ['Int32', [-2147483648, 2147483647], '00000080 ffffff7f'],
+    ['UInt32', [0, 4294967295], '00000000 ffffffff'],
+    ['Int64', [-(2n ** 63n), 2n ** 63n - 1n], '0000000000000080 ffffffffffffff7f'],
+    ['UInt64', [0n, 2n ** 64n - 1n], '0000000000000000 ffffffffffffffff'],
+    ['Float32', [1.5, Number.NEGATIVE_INFINITY], '0000c03f 000080ff'],
+    ['Float64', [-0.5, Number.POSITIVE_INFINITY], '000000000000e0bf 000000000000f07f'],
+  ])('%s: exact bytes at the limits', (type, values, bytes) => {
+    checkCodec({ type, values, bytes })
+  })
+
+  it('keeps NaN', () => {
+    const column = decodeColumn('Float64', encodeColumn('Float64', [Number.NaN]), 1)
+    expect(column.get(0)).toBeNaN()
+  })
+
+  it('decodes aligned input as a view and unaligned input as one copy', () => {
+    const aligned = new Uint8Array(16)
+    aligned.set(fromHex('0100000002000000'), 8)
+    const view = decodeColumn('Int32', aligned.subarray(8), 2) as Int32Column
+    expect(view.data.buffer).toBe(aligned.buffer)
+    expect(Array.from(view.data)).toEqual([1, 2])
+    const unaligned = new Uint8Array(17)
+    unaligned.set(fromHex('0100000002000000'), 9)
+    const copy = decodeColumn('Int32', unaligned.subarray(9), 2) as Int32Column
+    expect(copy.data.buffer).not.toBe(unaligned.buffer)
+    expect(Array.from(copy.data)).toEqual([1, 2])
+  })
+
+  it('maps 64-bit integers to bigint, number or string', () => {
+    const bytes = encodeColumn('UInt64', [1n, 2n ** 64n - 1n])
+    expect(Array.from(decodeColumn('UInt64', bytes, 2).values())).toEqual([1n, 2n ** 64n - 1n])
+    const asNumber = decodeColumn('UInt64', bytes, 2, {
+      revision: 0,
+      timezone: 'UTC',
+      mapping: { int64: 'number', dates: 'string', decimal: 'string' },
+    }) as UInt64Column
+    expect(asNumber.values()).toEqual(new Float64Array([1, 2 ** 64]))
+    const asString = decodeColumn('UInt64', bytes, 2, {
+      revision: 0,
+      timezone: 'UTC',
+      mapping: { int64: 'string', dates: 'string', decimal: 'string' },
+    })
+    expect(asString.get(1)).toBe('18446744073709551615')
+  })
+
+  it('accepts numbers, bigints, numeric strings and booleans, and rejects the rest', () => {
+    expect(Array.from(decodeColumn('Int64', encodeColumn('Int64', [5, '-7', true]), 3).values())).toEqual([
+      5n,
+      -7n,
+      1n,
+    ])
+    expect(Array.from(decodeColumn('UInt8', encodeColumn('UInt8', [5n, '7']), 2).values())).toEqual([5, 7])
+    expect(() => encodeColumn('UInt8', [256])).toThrow(/row 0: 256 is not a valid UInt8 \(out of range\)/)
+    expect(() => encodeColumn('Int32', [1.5])).toThrow(/not a valid Int32/)
+    expect(() => encodeColumn('UInt64', [-1n])).toThrow(/out of range/)
+    expect(() => encodeColumn('Int64', [0.5])).toThrow(/not an integer/)
+    expect(() => encodeColumn('Float32', ['abc'])).toThrow(/"abc" is not a valid Float32/)
+    expect(Array.from(decodeColumn('Float64', encodeColumn('Float64', ['inf', '-1e3']), 2).values())).toEqual(
+      [Number.POSITIVE_INFINITY, -1000],
+    )
+  })
+
+  it('writes a matching typed array as raw bytes', () => {
+    expect(encodeColumn('UInt16', new Uint16Array([1, 0x0203]))).toEqual(fromHex('0100 0302'))
+  })
+})

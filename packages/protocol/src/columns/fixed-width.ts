@@ -1,0 +1,103 @@
+import { UsageError } from '../errors/usage-error.js'
+import type { ByteReader } from '../io/byte-reader.js'
+import type { ByteWriter } from '../io/byte-writer.js'
+import { describeValue } from './column-codec.js'
+
+/**
+ * Native data is little-endian, like every platform JS engines run on, so typed arrays can
+ * view it directly.
+ *
+ * The bytes of `rows` fixed-width values as `[buffer, byteOffset]` suitable for a typed
+ * array of `width`-byte elements: a view of the input when it is aligned, otherwise one
+ * copy into fresh aligned memory. Returns undefined when the input is short.
+ */
+export function fixedWidthBytes(
+  reader: ByteReader,
+  rows: number,
+  width: number,
+): [ArrayBufferLike, number] | undefined {
+  const size = rows * width
+  if (!reader.has(size)) {
+    reader.offset = reader.limit
+    return undefined
+  }
+  const bytes = reader.bytes
+  const start = bytes.byteOffset + reader.offset
+  reader.offset += size
+  if (start % width === 0) return [bytes.buffer, start]
+  const copy = new Uint8Array(size)
+  copy.set(bytes.subarray(reader.offset - size, reader.offset))
+  return [copy.buffer, 0]
+}
+
+/** Writes the raw bytes of a typed array (little-endian host). */
+export function writeTypedArray(
+  writer: ByteWriter,
+  values: ArrayBufferView,
+  rows: number,
+  width: number,
+): void {
+  writer.raw(new Uint8Array(values.buffer, values.byteOffset, rows * width))
+}
+
+/** The error every numeric encoder throws for a value that does not fit its type. */
+export function valueError(typeName: string, row: number, value: unknown, why = ''): UsageError {
+  return new UsageError(
+    `row ${row}: ${describeValue(value)} is not a valid ${typeName}${why ? ` (${why})` : ''}`,
+  )
+}
+
+/** Converts a JS value to an integer within [min, max] for a column of up to 32 bits. */
+export function toSmallInteger(
+  typeName: string,
+  row: number,
+  value: unknown,
+  min: number,
+  max: number,
+): number {
+  let number: number
+  if (typeof value === 'number') number = value
+  else if (typeof value === 'bigint') number = Number(value)
+  else if (typeof value === 'boolean') number = value ? 1 : 0
+  else if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) number = Number(value)
+  else throw valueError(typeName, row, value)
+  if (!Number.isInteger(number) || number < min || number > max)
+    throw valueError(typeName, row, value, 'out of range')
+  return number
+}
+
+/** Converts a JS value to a bigint within [min, max] for a 64-bit (or wider) integer column. */
+export function toBigInteger(
+  typeName: string,
+  row: number,
+  value: unknown,
+  min: bigint,
+  max: bigint,
+): bigint {
+  let big: bigint
+  if (typeof value === 'bigint') big = value
+  else if (typeof value === 'number') {
+    if (!Number.isInteger(value)) throw valueError(typeName, row, value, 'not an integer')
+    big = BigInt(value)
+  } else if (typeof value === 'boolean') big = value ? 1n : 0n
+  else if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) big = BigInt(value.trim())
+  else throw valueError(typeName, row, value)
+  if (big < min || big > max) throw valueError(typeName, row, value, 'out of range')
+  return big
+}
+
+/** Converts a JS value to a float: numbers, bigints, numeric strings, `inf`/`nan` spellings. */
+export function toFloat(typeName: string, row: number, value: unknown): number {
+  if (typeof value === 'number') return value
+  if (typeof value === 'bigint') return Number(value)
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase()
+    if (text === 'nan' || text === '+nan' || text === '-nan') return Number.NaN
+    if (text === 'inf' || text === '+inf' || text === 'infinity' || text === '+infinity')
+      return Number.POSITIVE_INFINITY
+    if (text === '-inf' || text === '-infinity') return Number.NEGATIVE_INFINITY
+    if (text !== '' && Number.isFinite(Number(text))) return Number(text)
+  }
+  throw valueError(typeName, row, value)
+}

@@ -1,0 +1,49 @@
+const brand = Symbol.for('clickwire.error')
+
+/**
+ * Base class of every error clickwire throws. Check with `ClickwireError.isInstance(e)`
+ * rather than `instanceof`: the brand is a registered symbol, so the check also holds
+ * when two copies of the package are installed side by side.
+ *
+ * Messages never contain secrets; {@link redactSecrets} is applied to every message.
+ */
+export class ClickwireError extends Error {
+  readonly [brand] = true
+  /** A stable machine-readable kind: `CLICKHOUSE`, `PROTOCOL`, `CONNECTION`, `TIMEOUT`, `ABORT`, ... */
+  readonly kind: string
+
+  constructor(kind: string, message: string, options?: { cause?: unknown }) {
+    super(redactSecrets(message), options)
+    this.kind = kind
+    this.name = new.target.name
+  }
+
+  /** True for any clickwire error, from any copy of the package. */
+  static isInstance(value: unknown): value is ClickwireError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+}
+
+const registeredSecrets = new Set<string>()
+
+/**
+ * Registers a secret (a password or token) so that it is masked in every error message
+ * clickwire builds from then on, whatever path the text took (a server echo, a URL, a
+ * socket error). Secrets shorter than 4 characters are not registered: masking them
+ * would garble ordinary text.
+ */
+export function registerSecret(secret: string | undefined): void {
+  if (secret && secret.length >= 4) registeredSecrets.add(secret)
+}
+
+/** Masks registered secrets and the password part of URLs in `text`. */
+export function redactSecrets(text: string): string {
+  let result = text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)([^@/\s]*)@/gi, '$1***@')
+  result = result.replace(/([?&](?:password|token|access_token)=)[^&#\s]*/gi, '$1***')
+  for (const secret of registeredSecrets) {
+    if (result.includes(secret)) result = result.split(secret).join('***')
+    const encoded = encodeURIComponent(secret)
+    if (encoded !== secret && result.includes(encoded)) result = result.split(encoded).join('***')
+  }
+  return result
+}

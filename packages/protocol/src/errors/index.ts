@@ -1,0 +1,7 @@
+export { AbortError } from './abort-error.js'
+export { ClickHouseError } from './clickhouse-error.js'
+export { ClickwireError, redactSecrets, registerSecret } from './clickwire-error.js'
+export { ConnectionError } from './connection-error.js'
+export { ProtocolError } from './protocol-error.js'
+export { TimeoutError } from './timeout-error.js'
+export { TypeParseError, UsageError } from './usage-error.js'

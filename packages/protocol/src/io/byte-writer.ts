@@ -1,0 +1,171 @@
+import { UsageError } from '../errors/usage-error.js'
+
+const utf8Encoder = new TextEncoder()
+const two32 = 0x1_0000_0000
+
+/**
+ * A growable little-endian output buffer. Encoders append to it; `finish()` hands out a
+ * view of what was written. One writer is reused across blocks: `reset()` keeps the
+ * memory.
+ */
+export class ByteWriter {
+  bytes: Uint8Array
+  view: DataView
+  offset = 0
+
+  constructor(initialSize = 64 * 1024) {
+    this.bytes = new Uint8Array(initialSize)
+    this.view = new DataView(this.bytes.buffer)
+  }
+
+  /** Makes room for `n` more bytes. */
+  ensure(n: number): void {
+    const needed = this.offset + n
+    if (needed <= this.bytes.length) return
+    let size = this.bytes.length * 2
+    while (size < needed) size *= 2
+    const next = new Uint8Array(size)
+    next.set(this.bytes.subarray(0, this.offset))
+    this.bytes = next
+    this.view = new DataView(next.buffer)
+  }
+
+  /** Forgets what was written, keeping the memory. */
+  reset(): this {
+    this.offset = 0
+    return this
+  }
+
+  /** A view of the bytes written so far (valid until the next write or reset). */
+  finish(): Uint8Array {
+    return this.bytes.subarray(0, this.offset)
+  }
+
+  /** A copy of the bytes written so far. */
+  copy(): Uint8Array {
+    return this.bytes.slice(0, this.offset)
+  }
+
+  u8(value: number): void {
+    this.ensure(1)
+    this.bytes[this.offset++] = value
+  }
+
+  u16(value: number): void {
+    this.ensure(2)
+    this.view.setUint16(this.offset, value, true)
+    this.offset += 2
+  }
+
+  i16(value: number): void {
+    this.ensure(2)
+    this.view.setInt16(this.offset, value, true)
+    this.offset += 2
+  }
+
+  u32(value: number): void {
+    this.ensure(4)
+    this.view.setUint32(this.offset, value, true)
+    this.offset += 4
+  }
+
+  i32(value: number): void {
+    this.ensure(4)
+    this.view.setInt32(this.offset, value, true)
+    this.offset += 4
+  }
+
+  u64(value: bigint): void {
+    this.ensure(8)
+    this.view.setBigUint64(this.offset, value, true)
+    this.offset += 8
+  }
+
+  i64(value: bigint): void {
+    this.ensure(8)
+    this.view.setBigInt64(this.offset, value, true)
+    this.offset += 8
+  }
+
+  /** A non-negative integer below 2^53 as UInt64, without a BigInt. */
+  u64Number(value: number): void {
+    this.ensure(8)
+    this.view.setUint32(this.offset, value % two32, true)
+    this.view.setUint32(this.offset + 4, Math.floor(value / two32), true)
+    this.offset += 8
+  }
+
+  f32(value: number): void {
+    this.ensure(4)
+    this.view.setFloat32(this.offset, value, true)
+    this.offset += 4
+  }
+
+  f64(value: number): void {
+    this.ensure(8)
+    this.view.setFloat64(this.offset, value, true)
+    this.offset += 8
+  }
+
+  /** LEB128 unsigned integer (a non-negative safe integer). */
+  varUInt(value: number): void {
+    if (!(value >= 0 && Number.isSafeInteger(value))) throw new UsageError(`VarUInt out of range: ${value}`)
+    this.ensure(10)
+    const bytes = this.bytes
+    let offset = this.offset
+    while (value >= 0x80) {
+      bytes[offset++] = (value % 128) | 0x80
+      value = Math.floor(value / 128)
+    }
+    bytes[offset++] = value
+    this.offset = offset
+  }
+
+  /** LEB128 unsigned 64-bit integer from a bigint. */
+  varUIntBig(value: bigint): void {
+    let rest = BigInt.asUintN(64, value)
+    this.ensure(10)
+    while (rest >= 0x80n) {
+      this.bytes[this.offset++] = Number(rest & 0x7fn) | 0x80
+      rest >>= 7n
+    }
+    this.bytes[this.offset++] = Number(rest)
+  }
+
+  /** Raw bytes, no length prefix. */
+  raw(bytes: Uint8Array): void {
+    this.ensure(bytes.length)
+    this.bytes.set(bytes, this.offset)
+    this.offset += bytes.length
+  }
+
+  /** A VarUInt length and the bytes. */
+  binary(bytes: Uint8Array): void {
+    this.varUInt(bytes.length)
+    this.raw(bytes)
+  }
+
+  /** A VarUInt length and the UTF-8 bytes of `text`. */
+  string(text: string): void {
+    // ASCII is the common case: write it straight and learn the length as we go.
+    const length = text.length
+    if (length < 128) {
+      this.ensure(1 + length * 3)
+      const bytes = this.bytes
+      const start = this.offset + 1
+      let i = 0
+      for (; i < length; i++) {
+        const code = text.charCodeAt(i)
+        if (code > 0x7f) break
+        bytes[start + i] = code
+      }
+      if (i === length) {
+        bytes[this.offset] = length
+        this.offset = start + length
+        return
+      }
+    }
+    const encoded = utf8Encoder.encode(text)
+    this.binary(encoded)
+  }
+}
