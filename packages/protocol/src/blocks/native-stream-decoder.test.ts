@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest'
+import { ProtocolError } from '../errors/protocol-error.js'
+import { ByteWriter } from '../io/byte-writer.js'
+import { context } from '../test-support/codec-checks.js'
+import { rowObjects } from './block-rows.js'
+import type { NativeBlock } from './native-block.js'
+import { NativeBlockWriter } from './native-block-writer.js'
+import { NativeStreamDecoder } from './native-stream-decoder.js'
+
+function stream(blocks: number, rows: number): Uint8Array {
+  const writer = new ByteWriter()
+  const blockWriter = new NativeBlockWriter({ ...context(), revision: 0 }, false)
+  for (let b = 0; b < blocks; b++) {
+    const n = Array.from({ length: rows }, (_, i) => BigInt(b * rows + i))
+    const s = n.map((value) => `v${value}`)
+    blockWriter.write(
+      writer,
+      [
+        { name: 'n', type: 'UInt64', values: n },
+        { name: 's', type: 'String', values: s },
+      ],
+      rows,
+    )
+  }
+  return writer.copy()
+}
+
+function decodeInChunks(bytes: Uint8Array, size: (index: number) => number): NativeBlock[] {
+  const decoder = new NativeStreamDecoder({ ...context(), revision: 0 })
+  const blocks: NativeBlock[] = []
+  for (let offset = 0, index = 0; offset < bytes.length; index++) {
+    const end = Math.min(bytes.length, offset + size(index))
+    decoder.push(bytes.slice(offset, end))
+    offset = end
+    for (let block = decoder.next(); block; block = decoder.next()) blocks.push(block)
+  }
+  for (let block = decoder.next(true); block; block = decoder.next(true)) blocks.push(block)
+  decoder.finish()
+  return blocks
+}
+
+const flatten = (blocks: NativeBlock[]) => blocks.flatMap((block) => rowObjects(block))
+
+describe('NativeStreamDecoder', () => {
+  const bytes = stream(3, 5)
+  const expected = Array.from({ length: 15 }, (_, i) => ({ n: BigInt(i), s: `v${i}` }))
+
+  it('decodes the same rows whatever the split point', () => {
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const decoder = new NativeStreamDecoder({ ...context(), revision: 0 })
+      const blocks: NativeBlock[] = []
+      decoder.push(bytes.slice(0, cut))
+      for (let block = decoder.next(); block; block = decoder.next()) blocks.push(block)
+      decoder.push(bytes.slice(cut))
+      for (let block = decoder.next(true); block; block = decoder.next(true)) blocks.push(block)
+      decoder.finish()
+      expect(flatten(blocks), `cut at ${cut}`).toEqual(expected)
+    }
+  })
+
+  it('decodes byte by byte and in uneven chunks', () => {
+    expect(flatten(decodeInChunks(bytes, () => 1))).toEqual(expected)
+    expect(flatten(decodeInChunks(bytes, (i) => ((i * 7) % 13) + 1))).toEqual(expected)
+  })
+
+  it('decodes a large stream in 64 KiB chunks with few retries', () => {
+    const big = stream(4, 50_000)
+    const blocks = decodeInChunks(big, () => 65_536)
+    expect(blocks.map((block) => block.rows)).toEqual([50_000, 50_000, 50_000, 50_000])
+    expect(blocks[3]!.columns[1]!.column.get(49_999)).toBe('v199999')
+  })
+
+  it('reports a stream cut inside a block', () => {
+    const decoder = new NativeStreamDecoder({ ...context(), revision: 0 })
+    decoder.push(bytes.subarray(0, bytes.length - 1))
+    while (decoder.next(true));
+    expect(() => decoder.finish()).toThrow(ProtocolError)
+    expect(() => decoder.finish()).toThrow(/ended inside a block/)
+  })
+})

@@ -1,0 +1,173 @@
+import type { NativeBlock } from '../blocks/native-block.js'
+import type { ColumnInput } from '../columns/column-codec.js'
+import type { TypeNode } from '../types/type-node.js'
+
+/**
+ * What every transport (native TCP, HTTP) offers, so `@clickwire/client` can put one API
+ * over both. Types only: transports implement it structurally.
+ */
+
+/** A ClickHouse setting value; names pass through unchanged (`max_threads`, `send_logs_level`). */
+export type SettingValue = string | number | boolean | bigint
+
+export type Settings = Readonly<Record<string, SettingValue | undefined>>
+
+/** Counters a query reports while it runs (native Progress packets, HTTP progress headers). */
+export interface Progress {
+  readonly readRows: number
+  readonly readBytes: number
+  readonly totalRowsToRead: number
+  readonly writtenRows: number
+  readonly writtenBytes: number
+  /** Server-side elapsed time, when the server reports it. */
+  readonly elapsedNs: number
+}
+
+export const emptyProgress: Progress = Object.freeze({
+  readRows: 0,
+  readBytes: 0,
+  totalRowsToRead: 0,
+  writtenRows: 0,
+  writtenBytes: 0,
+  elapsedNs: 0,
+})
+
+/** Native ProfileInfo: what the server knows about the result when it is complete. */
+export interface ProfileInfo {
+  readonly rows: number
+  readonly blocks: number
+  readonly bytes: number
+  readonly appliedLimit: boolean
+  readonly rowsBeforeLimit: number
+  readonly calculatedRowsBeforeLimit: boolean
+}
+
+/** Name and type of one result (or insert) column. */
+export interface ColumnMeta {
+  readonly name: string
+  /** The type as the server prints it. */
+  readonly type: string
+  readonly typeNode: TypeNode
+  /** For insert headers: how the column gets a value when none is given. */
+  readonly defaultKind?: 'DEFAULT' | 'MATERIALIZED' | 'ALIAS' | 'EPHEMERAL' | '' | undefined
+  readonly defaultExpression?: string | undefined
+}
+
+/** One server log line (`send_logs_level`). */
+export interface ServerLogEntry {
+  readonly time: string
+  readonly hostName: string
+  readonly queryId: string
+  readonly threadId: number
+  readonly priority: number
+  readonly source: string
+  readonly text: string
+}
+
+/** A table sent along with a query (`external tables`). */
+export interface ExternalTable {
+  readonly name: string
+  readonly columns: readonly { readonly name: string; readonly type: string }[]
+  /** Rows as objects keyed by column name, or one value array per column. */
+  readonly data: readonly Record<string, unknown>[] | Readonly<Record<string, ColumnInput>>
+}
+
+/** Callbacks for what a query reports besides its rows. */
+export interface QueryEvents {
+  onProgress?(progress: Progress, total: Progress): void
+  onProfileInfo?(info: ProfileInfo): void
+  onTotals?(block: NativeBlock): void
+  onExtremes?(block: NativeBlock): void
+  onLog?(entries: readonly ServerLogEntry[]): void
+  /** Native ProfileEvents blocks (counter name -> value), as the server sends them. */
+  onProfileEvents?(block: NativeBlock): void
+}
+
+/** Options every query-like call takes. */
+export interface RequestOptions {
+  /** `{name:Type}` placeholder values. */
+  readonly params?: Readonly<Record<string, unknown>> | undefined
+  readonly settings?: Settings | undefined
+  readonly queryId?: string | undefined
+  readonly signal?: AbortSignal | undefined
+  /** Ends the query with a TimeoutError after this long (default: the client's). */
+  readonly timeoutMs?: number | undefined
+}
+
+export interface QueryOptions extends RequestOptions, QueryEvents {
+  readonly externalTables?: readonly ExternalTable[] | undefined
+}
+
+/**
+ * The blocks of one result, streamed: the transport reads ahead a little and stops
+ * reading from the network while the consumer is slow, so memory stays bounded.
+ * Breaking out of the iteration cancels the query.
+ */
+export interface BlockStream extends AsyncIterable<NativeBlock> {
+  readonly queryId: string
+  /** Result columns; known once the first block (the header) arrived. */
+  columns(): Promise<readonly ColumnMeta[]>
+  /** Progress so far (final once the stream ended). */
+  readonly progress: Progress
+  readonly profileInfo: ProfileInfo | undefined
+  readonly totals: NativeBlock | undefined
+  readonly extremes: NativeBlock | undefined
+  /** Stops the query on the server and ends the stream; resolves when the connection is reusable. */
+  cancel(): Promise<void>
+}
+
+/** One batch of rows to insert: a value list per header column. */
+export interface InsertBatch {
+  readonly rows: number
+  /** Values for each column of the header, in header order. */
+  readonly columns: readonly ColumnInput[]
+}
+
+export interface InsertOptions extends RequestOptions {
+  /** Columns to insert into; default every column that can be inserted. */
+  readonly columns?: readonly string[] | undefined
+}
+
+export interface InsertResult {
+  readonly queryId: string
+  /** Rows the server confirmed written. */
+  readonly rowsWritten: number
+  readonly progress: Progress
+}
+
+/**
+ * Produces the batches of an insert once the transport knows the table's header (names,
+ * types and defaults of the columns being inserted).
+ */
+export type InsertProducer = (
+  header: readonly ColumnMeta[],
+) => AsyncIterable<InsertBatch> | Iterable<InsertBatch>
+
+/** What a server says about itself. */
+export interface ServerInfo {
+  readonly name: string
+  /** `major.minor.patch`. */
+  readonly version: string
+  /** Native protocol revision (negotiated), or 0 over HTTP. */
+  readonly revision: number
+  readonly timezone: string
+  readonly displayName: string
+}
+
+/** The transport interface the client builds on. */
+export interface Transport {
+  readonly kind: 'native' | 'http'
+  query(sql: string, options?: QueryOptions): Promise<BlockStream>
+  insert(table: string, producer: InsertProducer, options?: InsertOptions): Promise<InsertResult>
+  /** Runs a statement that returns no rows (DDL, SET, ALTER ...). */
+  command(
+    sql: string,
+    options?: RequestOptions,
+  ): Promise<{ readonly queryId: string; readonly progress: Progress }>
+  ping(options?: {
+    readonly signal?: AbortSignal | undefined
+    readonly timeoutMs?: number | undefined
+  }): Promise<void>
+  serverInfo(): Promise<ServerInfo>
+  close(): Promise<void>
+}
