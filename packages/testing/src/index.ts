@@ -5,6 +5,7 @@ export {
   type StartClickHouseOptions,
   startClickHouse,
 } from './clickhouse-server.js'
+export { type Direction, type Fault, FaultProxy } from './fault-proxy.js'
 export { freePorts } from './free-port.js'
 export { type ClickHouseCommand, findClientCommand, findServerCommand, installHint } from './server-binary.js'
 export { defaultUsers, type ServerUsers } from './server-config.js'

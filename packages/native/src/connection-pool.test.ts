@@ -1,0 +1,128 @@
+import { AbortError, TimeoutError } from '@clickwire/protocol'
+import { describe, expect, it } from 'vitest'
+import { ConnectionPool, type Poolable } from './connection-pool.js'
+
+class FakeConnection implements Poolable {
+  static created = 0
+  reusable = true
+  lastUsed = 0
+  pings = 0
+  destroyed = false
+  closed = false
+  failPing = false
+  readonly id = ++FakeConnection.created
+  async ping() {
+    this.pings++
+    if (this.failPing) throw new Error('ping failed')
+  }
+  async close() {
+    this.closed = true
+  }
+  destroy() {
+    this.destroyed = true
+  }
+}
+
+function pool(options: Partial<ConstructorParameters<typeof ConnectionPool<FakeConnection>>[0]> = {}) {
+  const made: FakeConnection[] = []
+  let now = 0
+  const p = new ConnectionPool<FakeConnection>({
+    maxConnections: 2,
+    idleTimeoutMs: 60_000,
+    pingAfterIdleMs: 1000,
+    create: async () => {
+      const connection = new FakeConnection()
+      made.push(connection)
+      return connection
+    },
+    now: () => now,
+    ...options,
+  })
+  return { pool: p, made, advance: (ms: number) => (now += ms) }
+}
+
+describe('ConnectionPool', () => {
+  it('reuses released connections and never opens more than the maximum', async () => {
+    const { pool: p, made } = pool()
+    const first = await p.acquire()
+    const second = await p.acquire()
+    const third = p.acquire()
+    expect(p.stats).toEqual({ open: 2, idle: 0, waiting: 1 })
+    p.release(first)
+    expect(await third).toBe(first)
+    p.release(second)
+    p.release(first)
+    expect(made).toHaveLength(2)
+    expect(p.stats).toEqual({ open: 2, idle: 2, waiting: 0 })
+  })
+
+  it('pings a connection idle past the threshold and replaces it when the ping fails', async () => {
+    const { pool: p, made, advance } = pool()
+    const connection = await p.acquire()
+    p.release(connection)
+    advance(500)
+    expect(await p.acquire()).toBe(connection)
+    expect(connection.pings).toBe(0)
+    p.release(connection)
+    advance(1500)
+    connection.failPing = true
+    const replacement = await p.acquire()
+    expect(connection.pings).toBe(1)
+    expect(connection.destroyed).toBe(true)
+    expect(replacement).not.toBe(connection)
+    expect(made).toHaveLength(2)
+    expect(p.stats.open).toBe(1)
+  })
+
+  it('destroys connections that are not reusable and lets a waiter open a new one', async () => {
+    const { pool: p } = pool({ maxConnections: 1 })
+    const broken = await p.acquire()
+    const waiting = p.acquire()
+    broken.reusable = false
+    p.release(broken)
+    expect(broken.destroyed).toBe(true)
+    const fresh = await waiting
+    expect(fresh).not.toBe(broken)
+    expect(p.stats).toEqual({ open: 1, idle: 0, waiting: 0 })
+  })
+
+  it('gives a waiter up on abort or timeout without leaking a slot', async () => {
+    const { pool: p } = pool({ maxConnections: 1 })
+    const held = await p.acquire()
+    const controller = new AbortController()
+    const aborted = p.acquire(controller.signal)
+    controller.abort(new Error('stop'))
+    await expect(aborted).rejects.toBeInstanceOf(AbortError)
+    await expect(p.acquire(undefined, 20)).rejects.toBeInstanceOf(TimeoutError)
+    expect(p.stats).toEqual({ open: 1, idle: 0, waiting: 0 })
+    p.release(held)
+    expect(await p.acquire()).toBe(held)
+  })
+
+  it('does not count a connection whose creation failed', async () => {
+    let fail = true
+    const p = new ConnectionPool<FakeConnection>({
+      maxConnections: 1,
+      idleTimeoutMs: 0,
+      pingAfterIdleMs: 1000,
+      create: async () => {
+        if (fail) throw new Error('refused')
+        return new FakeConnection()
+      },
+    })
+    await expect(p.acquire()).rejects.toThrow('refused')
+    expect(p.stats.open).toBe(0)
+    fail = false
+    await expect(p.acquire()).resolves.toBeInstanceOf(FakeConnection)
+  })
+
+  it('closes idle connections after the idle timeout', async () => {
+    const { pool: p, advance } = pool({ idleTimeoutMs: 300 })
+    const connection = await p.acquire()
+    p.release(connection)
+    advance(1000)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(connection.closed).toBe(true)
+    expect(p.stats).toEqual({ open: 0, idle: 0, waiting: 0 })
+  })
+})

@@ -1,0 +1,185 @@
+import { AbortError, TimeoutError } from '@clickwire/protocol'
+
+/** What the pool needs from a connection. */
+export interface Poolable {
+  /** False once the connection must not be reused (broken, mid-query, closed by the server). */
+  readonly reusable: boolean
+  /** When it was last handed back. */
+  lastUsed: number
+  ping(signal?: AbortSignal): Promise<void>
+  close(): Promise<void>
+  destroy(): void
+}
+
+export interface PoolOptions<C> {
+  readonly maxConnections: number
+  readonly idleTimeoutMs: number
+  readonly pingAfterIdleMs: number
+  readonly create: (signal: AbortSignal | undefined) => Promise<C>
+  readonly now?: () => number
+}
+
+interface Waiter<C> {
+  resolve(connection: C): void
+  reject(error: unknown): void
+}
+
+/**
+ * Connections to reuse, at most `maxConnections` open. Idle ones are closed after
+ * `idleTimeoutMs`; one idle longer than `pingAfterIdleMs` is pinged before reuse, and
+ * replaced if the ping fails. Every path that gives up a connection (error, abort,
+ * timeout) either returns it or destroys it, so the count never leaks.
+ */
+export class ConnectionPool<C extends Poolable> {
+  private readonly idle: C[] = []
+  private readonly waiters: Waiter<C>[] = []
+  /** Open connections plus ones being created. */
+  private count = 0
+  private closed = false
+  private sweeper: ReturnType<typeof setInterval> | undefined
+  private readonly now: () => number
+
+  constructor(private readonly options: PoolOptions<C>) {
+    this.now = options.now ?? Date.now
+  }
+
+  get stats(): { open: number; idle: number; waiting: number } {
+    return { open: this.count, idle: this.idle.length, waiting: this.waiters.length }
+  }
+
+  /** A connection for one request; give it back with {@link release}. */
+  async acquire(signal?: AbortSignal, timeoutMs = 0): Promise<C> {
+    AbortError.throwIfAborted(signal)
+    if (this.closed) throw new AbortError(undefined, 'the client is closed')
+    for (;;) {
+      const connection = this.idle.pop()
+      if (connection === undefined) break
+      if (!connection.reusable) {
+        this.discard(connection)
+        continue
+      }
+      if (this.now() - connection.lastUsed > this.options.pingAfterIdleMs) {
+        try {
+          await connection.ping(signal)
+        } catch (error) {
+          this.discard(connection)
+          if (AbortError.isInstance(error)) throw error
+          continue
+        }
+      }
+      return connection
+    }
+    if (this.count < this.options.maxConnections) return this.create(signal)
+    return this.wait(signal, timeoutMs)
+  }
+
+  /** Hands a connection back: kept for reuse when healthy, destroyed otherwise. */
+  release(connection: C): void {
+    if (this.closed || !connection.reusable) {
+      this.discard(connection)
+      return
+    }
+    connection.lastUsed = this.now()
+    const waiter = this.waiters.shift()
+    if (waiter) {
+      waiter.resolve(connection)
+      return
+    }
+    this.idle.push(connection)
+    this.startSweeper()
+  }
+
+  /** Destroys a connection that must not be reused, and lets a waiter open a new one. */
+  discard(connection: C): void {
+    const index = this.idle.indexOf(connection)
+    if (index >= 0) this.idle.splice(index, 1)
+    connection.destroy()
+    this.count--
+    this.serveWaiter()
+  }
+
+  /** Closes idle connections, rejects waiters; busy connections close when released. */
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.sweeper) clearInterval(this.sweeper)
+    for (const waiter of this.waiters.splice(0))
+      waiter.reject(new AbortError(undefined, 'the client is closed'))
+    const idle = this.idle.splice(0)
+    this.count -= idle.length
+    await Promise.all(idle.map((connection) => connection.close().catch(() => connection.destroy())))
+  }
+
+  private async create(signal: AbortSignal | undefined): Promise<C> {
+    this.count++
+    try {
+      const connection = await this.options.create(signal)
+      connection.lastUsed = this.now()
+      return connection
+    } catch (error) {
+      this.count--
+      this.serveWaiter()
+      throw error
+    }
+  }
+
+  private serveWaiter(): void {
+    if (this.closed || this.waiters.length === 0 || this.count >= this.options.maxConnections) return
+    const waiter = this.waiters.shift()!
+    this.create(undefined).then(waiter.resolve, waiter.reject)
+  }
+
+  private wait(signal: AbortSignal | undefined, timeoutMs: number): Promise<C> {
+    return new Promise<C>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const waiter: Waiter<C> = {
+        resolve: (connection) => {
+          cleanup()
+          resolve(connection)
+        },
+        reject: (error) => {
+          cleanup()
+          reject(error)
+        },
+      }
+      const leave = (error: unknown) => {
+        const index = this.waiters.indexOf(waiter)
+        if (index >= 0) this.waiters.splice(index, 1)
+        waiter.reject(error)
+      }
+      const onAbort = () => leave(new AbortError(signal?.reason, 'waiting for a connection was aborted'))
+      const cleanup = () => {
+        if (timer) clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      if (timeoutMs > 0) {
+        timer = setTimeout(
+          () =>
+            leave(new TimeoutError('acquire', timeoutMs, `no connection became free within ${timeoutMs} ms`)),
+          timeoutMs,
+        )
+      }
+      this.waiters.push(waiter)
+    })
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper || this.options.idleTimeoutMs <= 0) return
+    const interval = Math.max(250, Math.min(this.options.idleTimeoutMs / 2, 10_000))
+    this.sweeper = setInterval(() => {
+      const limit = this.now() - this.options.idleTimeoutMs
+      for (const connection of [...this.idle]) {
+        if (connection.lastUsed <= limit) {
+          this.idle.splice(this.idle.indexOf(connection), 1)
+          this.count--
+          connection.close().catch(() => connection.destroy())
+        }
+      }
+      if (this.idle.length === 0 && this.sweeper) {
+        clearInterval(this.sweeper)
+        this.sweeper = undefined
+      }
+    }, interval)
+    this.sweeper.unref?.()
+  }
+}

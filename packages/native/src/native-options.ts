@@ -1,0 +1,131 @@
+import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls'
+import { type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
+
+/** One server address. */
+export interface HostAddress {
+  readonly host: string
+  readonly port: number
+}
+
+/** How to choose among several hosts. */
+export type HostStrategy = 'in-order' | 'round-robin' | 'random'
+
+/** TLS options for `clickhouses://`. Certificate verification is on unless turned off. */
+export interface NativeTlsOptions {
+  /** CA certificate(s) to trust (PEM), instead of the system's. */
+  readonly ca?: string | Buffer | readonly (string | Buffer)[] | undefined
+  /** Client certificate and key (PEM), for servers that require them. */
+  readonly cert?: string | Buffer | undefined
+  readonly key?: string | Buffer | undefined
+  /** Default true. False accepts any certificate: only for tests. */
+  readonly rejectUnauthorized?: boolean | undefined
+  /** SNI / certificate host name, when it differs from the host connected to. */
+  readonly servername?: string | undefined
+}
+
+export type CompressionMethod = 'lz4' | 'zstd' | 'none'
+
+/** Options of the native TCP transport (our names camelCase; ClickHouse settings unchanged). */
+export interface NativeOptions {
+  /** One or more hosts; with several, failover and load balancing apply. */
+  readonly hosts: readonly HostAddress[]
+  readonly username: string
+  readonly password: string
+  readonly database: string
+  readonly quotaKey: string
+  /** Reported to the server as the client name (system.processes, query_log). */
+  readonly clientName: string
+  /** `clickhouses://` or explicit: TLS options; undefined for plain TCP. */
+  readonly tls: NativeTlsOptions | undefined
+  /** Block compression (default LZ4). */
+  readonly compression: CompressionMethod
+  /** ZSTD level when compression is `zstd`. */
+  readonly zstdLevel: number
+  /** Settings sent with every query. */
+  readonly settings: Settings
+  readonly connectTimeoutMs: number
+  /** Default limit for a whole query (0: none). */
+  readonly queryTimeoutMs: number
+  /** Idle connections are closed after this long in the pool. */
+  readonly idleTimeoutMs: number
+  /** Connections idle longer than this are pinged before reuse. */
+  readonly pingAfterIdleMs: number
+  /** Most connections open at once (per client, across hosts). */
+  readonly maxConnections: number
+  readonly hostStrategy: HostStrategy
+  /** How long a host that failed is skipped. */
+  readonly hostCooldownMs: number
+  /** Blocks read ahead of the consumer before the socket is paused. */
+  readonly readAheadBlocks: number
+  /** Rows per block for inserts. */
+  readonly insertBlockRows: number
+  readonly mapping: ValueMapping
+}
+
+export const nativeDefaults = {
+  username: 'default',
+  password: '',
+  database: 'default',
+  quotaKey: '',
+  clientName: 'clickwire',
+  compression: 'lz4',
+  zstdLevel: 1,
+  connectTimeoutMs: 10_000,
+  queryTimeoutMs: 0,
+  idleTimeoutMs: 60_000,
+  pingAfterIdleMs: 5_000,
+  maxConnections: 10,
+  hostStrategy: 'in-order',
+  hostCooldownMs: 30_000,
+  readAheadBlocks: 4,
+  insertBlockRows: 65_536,
+} as const satisfies Partial<NativeOptions>
+
+const defaultPorts = { 'clickhouse:': 9000, 'clickhouses:': 9440 } as const
+
+/** What a `clickhouse://` URL says. */
+export interface ParsedNativeUrl {
+  readonly hosts: HostAddress[]
+  readonly secure: boolean
+  readonly username?: string | undefined
+  readonly password?: string | undefined
+  readonly database?: string | undefined
+  /** URL query parameters: our options (camelCase) and ClickHouse settings. */
+  readonly parameters: Record<string, string>
+}
+
+/**
+ * Parses `clickhouse://user:password@host1:9000,host2:9000/database?compression=zstd&max_threads=2`
+ * (`clickhouses://` for TLS). Several comma-separated hosts give failover.
+ */
+export function parseNativeUrl(url: string): ParsedNativeUrl {
+  const match = /^(clickhouses?:)\/\/(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/i.exec(url.trim())
+  if (!match)
+    throw new UsageError(
+      'a native URL looks like clickhouse://host:9000,host2:9000/database?options (credentials as user:pass@ before the hosts)',
+    )
+  const protocol = match[1]!.toLowerCase() as keyof typeof defaultPorts
+  const [, , credentials, hostList, path, query] = match
+  const hosts = hostList!
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map((part) => {
+      const address = /^\s*(?:\[([^\]]+)\]|([^:\s]+))(?::(\d+))?\s*$/.exec(part)
+      if (!address) throw new UsageError(`cannot read host "${part}" in the native URL`)
+      const port = address[3] === undefined ? defaultPorts[protocol] : Number(address[3])
+      if (!(port > 0 && port < 65536)) throw new UsageError(`invalid port in "${part}"`)
+      return { host: address[1] ?? address[2]!, port }
+    })
+  if (hosts.length === 0) throw new UsageError('the native URL names no host')
+  let username: string | undefined
+  let password: string | undefined
+  if (credentials !== undefined) {
+    const colon = credentials.indexOf(':')
+    username = decodeURIComponent(colon < 0 ? credentials : credentials.slice(0, colon))
+    password = colon < 0 ? undefined : decodeURIComponent(credentials.slice(colon + 1))
+  }
+  const database = path && path.length > 1 ? decodeURIComponent(path.slice(1)) : undefined
+  const parameters: Record<string, string> = {}
+  for (const [key, value] of new URLSearchParams(query ?? '')) parameters[key] = value
+  return { hosts, secure: protocol === 'clickhouses:', username, password, database, parameters }
+}

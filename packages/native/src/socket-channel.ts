@@ -1,0 +1,232 @@
+import { connect as netConnect, type Socket } from 'node:net'
+import { type ConnectionOptions as TlsConnectionOptions, connect as tlsConnect } from 'node:tls'
+import { AbortError, ConnectionError, InputArena, TimeoutError } from '@clickwire/protocol'
+
+/** Where and how to open one socket. */
+export interface SocketTarget {
+  readonly host: string
+  readonly port: number
+  /** TLS options; absent for plain TCP. */
+  readonly tls?: TlsConnectionOptions | undefined
+  readonly connectTimeoutMs: number
+  readonly signal?: AbortSignal | undefined
+  /** Size of the read buffers (the arena's chunks). */
+  readonly readBufferSize?: number | undefined
+}
+
+/** Smallest free space offered to the kernel for one read. */
+const minimumRead = 256 * 1024
+
+/**
+ * One TCP or TLS socket and the bytes received on it.
+ *
+ * Plain TCP sockets read straight into the {@link InputArena} (Node's `onread` with a
+ * buffer per read), so received bytes land where they are decoded with no copy; TLS
+ * sockets, which have no `onread`, copy their chunks in. Reading is paused while the
+ * consumer asks (backpressure) and resumed on demand.
+ */
+export class SocketChannel {
+  readonly arena: InputArena
+  readonly address: string
+  private socket!: Socket
+  private wake: (() => void) | undefined
+  private failure: Error | undefined
+  private ended = false
+  /** Bytes the last read offered and received; a short read means the kernel had no more. */
+  lastReadDrained = false
+
+  private constructor(target: SocketTarget) {
+    this.arena = new InputArena(target.readBufferSize)
+    this.address = `${target.host}:${target.port}`
+  }
+
+  /** Connects, with the connect timeout and the caller's signal. */
+  static open(target: SocketTarget): Promise<SocketChannel> {
+    const channel = new SocketChannel(target)
+    return channel.connect(target)
+  }
+
+  private connect(target: SocketTarget): Promise<SocketChannel> {
+    const { signal } = target
+    if (signal?.aborted) return Promise.reject(new AbortError(signal.reason))
+    return new Promise((resolve, reject) => {
+      let settled = false
+      const finish = (error?: Error) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+        if (error) {
+          this.socket.destroy()
+          reject(error)
+        } else resolve(this)
+      }
+      const onAbort = () =>
+        finish(new AbortError(signal?.reason, `connecting to ${this.address} was aborted`))
+      const timer = setTimeout(
+        () =>
+          finish(
+            new TimeoutError(
+              'connect',
+              target.connectTimeoutMs,
+              `connecting to ${this.address} timed out after ${target.connectTimeoutMs} ms`,
+            ),
+          ),
+        target.connectTimeoutMs,
+      )
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const arena = this.arena
+      if (target.tls) {
+        this.socket = tlsConnect({
+          host: target.host,
+          port: target.port,
+          servername: isIp(target.host) ? undefined : target.host,
+          ...target.tls,
+        })
+        this.socket.once('secureConnect', () => finish())
+        this.socket.on('data', (chunk: Buffer) => {
+          arena.push(chunk)
+          this.lastReadDrained = true
+          this.notify()
+        })
+      } else {
+        this.socket = netConnect({
+          host: target.host,
+          port: target.port,
+          noDelay: true,
+          onread: {
+            buffer: () => arena.writable(minimumRead),
+            callback: (read: number, buffer: Uint8Array) => {
+              arena.commit(read)
+              this.lastReadDrained = read < buffer.length
+              this.notify()
+              return true
+            },
+          },
+        })
+        this.socket.once('connect', () => finish())
+      }
+      this.socket.setNoDelay(true)
+      this.socket.on('error', (error: NodeJS.ErrnoException) => {
+        const failure = new ConnectionError(`connection to ${this.address} failed: ${error.message}`, {
+          cause: error,
+          code: error.code,
+          address: this.address,
+        })
+        this.failure ??= failure
+        finish(failure)
+        this.notify()
+      })
+      this.socket.on('end', () => {
+        this.ended = true
+        this.notify()
+      })
+      this.socket.on('close', () => {
+        this.ended = true
+        finish(
+          new ConnectionError(`connection to ${this.address} closed while connecting`, {
+            address: this.address,
+          }),
+        )
+        this.notify()
+      })
+    })
+  }
+
+  private notify(): void {
+    const wake = this.wake
+    if (wake) {
+      this.wake = undefined
+      wake()
+    }
+  }
+
+  /** True while the socket can still deliver bytes. */
+  get open(): boolean {
+    return !this.ended && this.failure === undefined && !this.socket.destroyed
+  }
+
+  /**
+   * Waits until more bytes arrive. Rejects with the socket's error, or a ConnectionError
+   * when the server closed the connection.
+   */
+  async more(): Promise<void> {
+    if (this.failure) throw this.failure
+    if (this.ended)
+      throw new ConnectionError(`${this.address} closed the connection`, {
+        address: this.address,
+        code: 'ECONNCLOSED',
+      })
+    if (this.socket.isPaused()) this.socket.resume()
+    await new Promise<void>((resolve) => {
+      this.wake = resolve
+    })
+    if (this.failure) throw this.failure
+  }
+
+  /** Stops reading from the kernel (the consumer is behind). */
+  pause(): void {
+    this.socket.pause()
+  }
+
+  resume(): void {
+    this.socket.resume()
+  }
+
+  /** Writes bytes; resolves once they are handed to the kernel (respecting backpressure). */
+  write(bytes: Uint8Array): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure)
+    if (!this.open)
+      return Promise.reject(
+        new ConnectionError(`${this.address} closed the connection`, { address: this.address }),
+      )
+    return new Promise((resolve, reject) => {
+      const flushed = this.socket.write(bytes, (error) => {
+        if (error)
+          reject(
+            this.failure ??
+              new ConnectionError(`writing to ${this.address} failed: ${error.message}`, {
+                cause: error,
+                address: this.address,
+              }),
+          )
+        else if (flushed) resolve()
+      })
+      if (!flushed) this.socket.once('drain', () => resolve())
+    })
+  }
+
+  /** Closes the socket at once. */
+  destroy(error?: Error): void {
+    if (error) this.failure ??= error
+    this.socket.destroy()
+    this.ended = true
+    this.notify()
+  }
+
+  /** Closes politely (FIN) and waits for the close, at most `timeoutMs`. */
+  async close(timeoutMs = 1000): Promise<void> {
+    if (this.socket.destroyed) return
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.socket.destroy()
+        resolve()
+      }, timeoutMs)
+      this.socket.once('close', () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      this.socket.end()
+    })
+  }
+
+  /** Keeps the process alive only while a request is in flight. */
+  ref(active: boolean): void {
+    if (active) this.socket.ref()
+    else this.socket.unref()
+  }
+}
+
+function isIp(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':')
+}

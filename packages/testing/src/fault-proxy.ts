@@ -1,0 +1,188 @@
+import { createServer, connect as netConnect, type Server, type Socket } from 'node:net'
+
+/** Which way bytes flow through the proxy. */
+export type Direction = 'toServer' | 'toClient'
+
+/**
+ * What the proxy does to a connection. Byte counts are per connection and per direction;
+ * the fault applies to connections accepted after it was set.
+ */
+export interface Fault {
+  /** Close both sides cleanly (FIN) once this many bytes went this way. */
+  readonly cutAfter?: { readonly direction: Direction; readonly bytes: number }
+  /** Reset both sides (RST) once this many bytes went this way. */
+  readonly resetAfter?: { readonly direction: Direction; readonly bytes: number }
+  /** Stop forwarding anything (keeping both sockets open) once this many bytes went this way. */
+  readonly stallAfter?: { readonly direction: Direction; readonly bytes: number }
+  /** Hold every chunk this long before forwarding it. */
+  readonly delayMs?: number
+  /** Forward one byte per write. */
+  readonly fragment?: boolean
+  /** Refuse the connection outright (accept, then reset before any byte). */
+  readonly refuse?: boolean
+}
+
+interface Pair {
+  client: Socket
+  server: Socket
+  counts: Record<Direction, number>
+  stalled: boolean
+}
+
+/**
+ * A TCP proxy in front of a real server that injects network faults: cuts and resets at
+ * byte offsets, stalls, delays, 1-byte fragmentation, refusal. Tests point a client at
+ * {@link port} instead of the server's.
+ *
+ * @example
+ * ```ts
+ * const proxy = await FaultProxy.start({ host: '127.0.0.1', port: server.ports.tcp })
+ * proxy.setFault({ cutAfter: { direction: 'toClient', bytes: 5000 } })
+ * ```
+ */
+export class FaultProxy {
+  private readonly pairs = new Set<Pair>()
+  private fault: Fault = {}
+  /** Connections accepted so far. */
+  accepted = 0
+
+  private constructor(
+    private readonly server: Server,
+    readonly target: { readonly host: string; readonly port: number },
+    readonly port: number,
+  ) {}
+
+  static async start(target: { host: string; port: number }, fault: Fault = {}): Promise<FaultProxy> {
+    const server = createServer()
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve())
+    })
+    const address = server.address()
+    if (address === null || typeof address === 'string') throw new Error('proxy has no port')
+    const proxy = new FaultProxy(server, target, address.port)
+    proxy.fault = fault
+    server.on('connection', (socket) => proxy.accept(socket))
+    return proxy
+  }
+
+  /** Sets the fault for connections accepted from now on ({} = pass everything through). */
+  setFault(fault: Fault): void {
+    this.fault = fault
+  }
+
+  /** Proxied connections with a socket still open. */
+  get open(): number {
+    let open = 0
+    for (const pair of this.pairs) if (!pair.client.destroyed || !pair.server.destroyed) open++
+    return open
+  }
+
+  /** Resets every open connection now. */
+  resetAll(): void {
+    for (const pair of this.pairs) {
+      reset(pair.client)
+      reset(pair.server)
+    }
+  }
+
+  /** Stops accepting, and resets what is open. */
+  async close(): Promise<void> {
+    this.resetAll()
+    this.pairs.clear()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private accept(client: Socket): void {
+    this.accepted++
+    const fault = this.fault
+    if (fault.refuse) {
+      reset(client)
+      return
+    }
+    const server = netConnect({ host: this.target.host, port: this.target.port })
+    const pair: Pair = { client, server, counts: { toServer: 0, toClient: 0 }, stalled: false }
+    this.pairs.add(pair)
+    const forget = () => {
+      if (client.destroyed && server.destroyed) this.pairs.delete(pair)
+    }
+    client.on('close', forget)
+    server.on('close', forget)
+    // Errors are the point of this proxy; they end the pair, nothing more.
+    client.on('error', () => server.destroy())
+    server.on('error', () => client.destroy())
+    this.pipe(pair, client, server, 'toServer', fault)
+    this.pipe(pair, server, client, 'toClient', fault)
+  }
+
+  private pipe(pair: Pair, from: Socket, to: Socket, direction: Direction, fault: Fault): void {
+    // Chunks are forwarded strictly in order even when delayed.
+    let queue = Promise.resolve()
+    from.on('data', (chunk: Buffer) => {
+      if (pair.stalled) return
+      let data = chunk
+      const before = pair.counts[direction]
+      const limit = firstLimit(fault, direction)
+      if (limit !== undefined && before + data.length >= limit.bytes) {
+        data = data.subarray(0, Math.max(0, limit.bytes - before))
+      }
+      pair.counts[direction] = before + data.length
+      const send = async () => {
+        if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+        if (fault.fragment) {
+          for (let i = 0; i < data.length && !to.destroyed; i++) {
+            to.write(data.subarray(i, i + 1))
+            // Separate the bytes in time so the kernel cannot coalesce them.
+            if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve))
+          }
+        } else if (data.length > 0 && !to.destroyed) to.write(data)
+        if (limit !== undefined && pair.counts[direction] >= limit.bytes) this.trigger(pair, limit.kind)
+      }
+      queue = queue.then(send, send)
+    })
+    // The end travels behind the data still queued (delayed or fragmented).
+    from.on('end', () => {
+      queue = queue.then(() => {
+        if (!pair.stalled) to.end()
+      })
+    })
+  }
+
+  private trigger(pair: Pair, kind: 'cut' | 'reset' | 'stall'): void {
+    if (kind === 'stall') {
+      pair.stalled = true
+      return
+    }
+    if (kind === 'reset') {
+      reset(pair.client)
+      reset(pair.server)
+      return
+    }
+    pair.client.end()
+    pair.server.end()
+    pair.client.destroySoon()
+    pair.server.destroySoon()
+  }
+}
+
+function firstLimit(
+  fault: Fault,
+  direction: Direction,
+): { bytes: number; kind: 'cut' | 'reset' | 'stall' } | undefined {
+  const limits: { bytes: number; kind: 'cut' | 'reset' | 'stall' }[] = []
+  if (fault.cutAfter?.direction === direction) limits.push({ bytes: fault.cutAfter.bytes, kind: 'cut' })
+  if (fault.resetAfter?.direction === direction) limits.push({ bytes: fault.resetAfter.bytes, kind: 'reset' })
+  if (fault.stallAfter?.direction === direction) limits.push({ bytes: fault.stallAfter.bytes, kind: 'stall' })
+  limits.sort((a, b) => a.bytes - b.bytes)
+  return limits[0]
+}
+
+/** Sends RST where the socket still can, and makes sure it is destroyed (and emits 'close'). */
+function reset(socket: Socket): void {
+  try {
+    socket.resetAndDestroy()
+  } catch {
+    // Already half-closed: RST is no longer possible, destroying still is.
+  }
+  socket.destroy()
+}
