@@ -1,4 +1,3 @@
-import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls'
 import { type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
 
 /** One server address. */
