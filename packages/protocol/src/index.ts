@@ -3,17 +3,94 @@ export * from './blocks/native-block.js'
 export { NativeBlockReader, readBlockInfo } from './blocks/native-block-reader.js'
 export { type ColumnToWrite, NativeBlockWriter, writeBlockInfo } from './blocks/native-block-writer.js'
 export { NativeStreamDecoder } from './blocks/native-stream-decoder.js'
+export { AggregateFunctionColumn } from './columns/aggregate-function-column.js'
+export { supportedAggregateFunctions } from './columns/aggregate-state-extent.js'
+export { ArrayTypeColumn } from './columns/array-column.js'
+export { BoolColumn } from './columns/bool-column.js'
 export { codecFor, hasCodec } from './columns/codec-registry.js'
 export * from './columns/column-codec.js'
+export { DateColumn } from './columns/date-column.js'
+export { DateTimeColumn } from './columns/date-time-column.js'
+export { DateTime64Column } from './columns/date-time64-column.js'
+export { DecimalColumn } from './columns/decimal-column.js'
+export { FlattenedDynamicColumn } from './columns/dynamic-column.js'
+export { EnumColumn } from './columns/enum-column.js'
+export { FixedStringColumn } from './columns/fixed-string-column.js'
+export { intervalUnits } from './columns/interval-column.js'
+export { IPv4Column } from './columns/ipv4-column.js'
+export { IPv6Column } from './columns/ipv6-column.js'
+export { JsonColumn } from './columns/json-column.js'
+export { LowCardinalityColumn } from './columns/low-cardinality-column.js'
+export { MapColumn } from './columns/map-column.js'
+export { NothingColumn } from './columns/nothing-column.js'
+export { NullableColumn } from './columns/nullable-column.js'
 export { StringColumn } from './columns/string-column.js'
+export { TimeColumn } from './columns/time-column.js'
+export { type TimeZone, timeZone } from './columns/time-zones.js'
+export { Time64Column } from './columns/time64-column.js'
+export { TupleColumn } from './columns/tuple-column.js'
+export { type TypedValue, typedValue } from './columns/typed-value.js'
+export { UuidColumn } from './columns/uuid-column.js'
+export { VariantColumn } from './columns/variant-column.js'
+export { WideIntegerColumn } from './columns/wide-integer-column.js'
+export {
+  checksumHex,
+  cityhash128,
+  cityhash128Implementation,
+  cityhash128Into,
+} from './compression/cityhash.js'
+export type { CompressionCodec, CompressionCodecs } from './compression/compression-codec.js'
+export {
+  defaultZstdLevel,
+  loadZstd,
+  portableCompression,
+  type ZstdLibrary,
+  type ZstdOptions,
+  zstdCodec,
+  zstdContentSize,
+} from './compression/compression-portable.js'
+export {
+  type CompressionMethod,
+  CompressionMethodByte,
+  defaultFrameSize,
+  defaultMaxUncompressedSize,
+  frameOverhead,
+  maxCompressedSize,
+} from './compression/frame-format.js'
+export {
+  decompressFrames,
+  FrameDecoder,
+  type FrameReadOptions,
+  readFrame,
+} from './compression/frame-reader.js'
+export {
+  compressFrames,
+  type FrameOptions,
+  FrameWriter,
+  writeFrame,
+  writeFrames,
+} from './compression/frame-writer.js'
 export * from './errors/index.js'
 export { ByteReader, maxValueLength } from './io/byte-reader.js'
 export { ByteWriter } from './io/byte-writer.js'
 export { InputArena } from './io/input-arena.js'
 export { decodeUtf8, encodeUtf8, StringInterner, type TextSource, textSource } from './io/text-decoding.js'
+export * from './packets/index.js'
 export { clientRevision, Revision, revision18_16 } from './packets/protocol-revision.js'
+export * from './params/index.js'
 export * from './transport/transport-contract.js'
 export { canonicalTypeName } from './types/type-aliases.js'
+export {
+  isSupportedType,
+  type MappedType,
+  mapType,
+  type TypeFamily,
+  type TypeMapper,
+  tsPropertyKey,
+  tsTypeOf,
+  typeFamilies,
+  typeFamily,
+} from './types/type-mapping.js'
 export * from './types/type-node.js'
 export { parseType, parseTypeCached } from './types/type-parser.js'
 export * from './types/value-mapping.js'

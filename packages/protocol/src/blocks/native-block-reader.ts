@@ -64,7 +64,10 @@ export class NativeBlockReader {
       if (reader.short) return undefined
       const codec = this.codecAt(index, name, typeName)
       try {
-        if (rows > 0) codec.decodePrefix(reader)
+        if (rows > 0) {
+          codec.decodePrefix(reader)
+          if (reader.short) return undefined
+        }
         const column = codec.decode(reader, rows)
         if (reader.short) return undefined
         if (column.length !== rows) {

@@ -1,4 +1,6 @@
 import { ClickwireError } from './clickwire-error.js'
+import { errorCodeName } from './error-codes.js'
+import { parseExceptionText } from './exception-text.js'
 
 const brand = Symbol.for('clickwire.error.clickhouse')
 
@@ -15,6 +17,8 @@ export class ClickHouseError extends ClickwireError {
   readonly nested: ClickHouseError | undefined
   /** The query id the error belongs to, when known. */
   readonly queryId: string | undefined
+  /** ClickHouse's upper-case name of the code, e.g. `UNKNOWN_TABLE`, when the server printed it or clickwire knows it. */
+  readonly codeName: string | undefined
 
   constructor(
     fields: {
@@ -24,6 +28,7 @@ export class ClickHouseError extends ClickwireError {
       serverStackTrace?: string
       nested?: ClickHouseError | undefined
       queryId?: string | undefined
+      codeName?: string | undefined
     },
     options?: { cause?: unknown },
   ) {
@@ -33,6 +38,24 @@ export class ClickHouseError extends ClickwireError {
     this.serverStackTrace = fields.serverStackTrace ?? ''
     this.nested = fields.nested
     this.queryId = fields.queryId
+    this.codeName = fields.codeName ?? errorCodeName(fields.code)
+  }
+
+  /**
+   * The error a server described in text (an HTTP error body, an `exception` column), or
+   * undefined when `text` is not of the `Code: <number>` form; see {@link parseExceptionText}.
+   */
+  static fromText(text: string, queryId?: string): ClickHouseError | undefined {
+    const parsed = parseExceptionText(text)
+    if (!parsed) return undefined
+    return new ClickHouseError({
+      code: parsed.code,
+      type: parsed.type,
+      message: parsed.message,
+      serverStackTrace: parsed.stackTrace,
+      queryId,
+      codeName: parsed.name,
+    })
   }
 
   static override isInstance(value: unknown): value is ClickHouseError {

@@ -1,0 +1,99 @@
+import type { ByteReader } from '../io/byte-reader.js'
+import type { ByteWriter } from '../io/byte-writer.js'
+import { encodeUtf8Into, StringInterner } from '../io/text-decoding.js'
+import type { TypeNode } from '../types/type-node.js'
+import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import { valueError } from './fixed-width.js'
+import { integerArgument } from './type-arguments.js'
+
+/**
+ * A decoded FixedString(N) column: N bytes per row as received. A value is the UTF-8 text
+ * of all N bytes, trailing NULs included (exact); short codes repeat, so equal values share
+ * one string (see StringInterner). `bytesOf` gives the raw bytes.
+ */
+export class FixedStringColumn implements Column<string> {
+  private interner: StringInterner | undefined
+
+  constructor(
+    readonly type: TypeNode,
+    /** The input the values lie in. */
+    readonly bytes: Uint8Array,
+    /** Where row 0 starts in `bytes`. */
+    readonly start: number,
+    readonly size: number,
+    readonly length: number,
+  ) {}
+
+  get(row: number): string {
+    this.interner ??= new StringInterner(this.bytes)
+    const at = this.start + row * this.size
+    return this.interner.get(at, at + this.size)
+  }
+
+  values(): string[] {
+    const rows = this.length
+    const size = this.size
+    const interner = (this.interner ??= new StringInterner(this.bytes))
+    const texts = new Array<string>(rows)
+    for (let row = 0, at = this.start; row < rows; row++, at += size) texts[row] = interner.get(at, at + size)
+    return texts
+  }
+
+  /** The raw bytes of one value (a view, no copy). */
+  bytesOf(row: number): Uint8Array {
+    const at = this.start + row * this.size
+    return this.bytes.subarray(at, at + this.size)
+  }
+}
+
+/**
+ * Reads and writes FixedString(N) columns: N bytes per value. Writes strings (UTF-8) and
+ * Uint8Arrays of at most N bytes, padded with NULs; longer values are an error.
+ */
+export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
+  const size = integerArgument(type, 0, 1, 0x7fff_ffff, 'length')
+  return {
+    type,
+    decodePrefix(): void {},
+    decode(reader: ByteReader, rows: number): FixedStringColumn {
+      const start = reader.offset
+      if (!reader.has(rows * size)) {
+        reader.offset = reader.limit
+        return new FixedStringColumn(type, reader.bytes, 0, size, 0)
+      }
+      reader.offset += rows * size
+      return new FixedStringColumn(type, reader.bytes, start, size, rows)
+    },
+    encodePrefix(): void {},
+    encode(writer: ByteWriter, input: ColumnInput, rows: number): void {
+      for (let row = 0; row < rows; row++) {
+        const value = input[row]
+        // Room for the UTF-8 of any string that could fit, so encodeInto never truncates silently.
+        writer.ensure(Math.max(size, typeof value === 'string' ? value.length * 3 : 0))
+        const at = writer.offset
+        let written: number
+        if (typeof value === 'string') {
+          written = value.length <= size ? quickAscii(value, writer.bytes, at) : -1
+          if (written < 0) written = encodeUtf8Into(value, writer.bytes, at)
+        } else if (value instanceof Uint8Array) {
+          written = value.length
+          if (written <= size) writer.bytes.set(value, at)
+        } else throw valueError(`FixedString(${size})`, row, value, 'expected a string or Uint8Array')
+        if (written > size)
+          throw valueError(`FixedString(${size})`, row, value, `${written} bytes, longer than ${size}`)
+        writer.bytes.fill(0, at + written, at + size)
+        writer.offset = at + size
+      }
+    },
+  }
+}
+
+/** Writes an ASCII string byte by byte; -1 when it is not ASCII. */
+function quickAscii(text: string, out: Uint8Array, at: number): number {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code > 0x7f) return -1
+    out[at + i] = code
+  }
+  return text.length
+}

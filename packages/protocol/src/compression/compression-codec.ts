@@ -1,0 +1,25 @@
+/**
+ * A block compressor for one frame method. Implementations are injected so that the frame
+ * code itself runs anywhere: Node gets LZ4 from a native addon (`nodeCompression()` in
+ * compression-node.ts), browsers get ZSTD from WebAssembly (`portableCompression()`).
+ */
+export interface CompressionCodec {
+  /**
+   * Compresses `data` (never empty) and returns the payload that follows the frame header.
+   * The result may be a view of memory the codec reuses; it is copied before the next call.
+   */
+  compress(data: Uint8Array): Uint8Array
+  /**
+   * Decompresses one frame. `block` is the frame from its method byte on, as ClickHouse's
+   * codecs receive it: the 9-byte header (method, u32 compressed size, u32 uncompressed
+   * size) then the payload. `uncompressedSize` is the size the header declares. Returns the
+   * bytes (the frame reader checks the length) or throws on corrupt input.
+   */
+  decompress(block: Uint8Array, uncompressedSize: number): Uint8Array
+}
+
+/** The codecs available for frames; NONE needs none. */
+export interface CompressionCodecs {
+  readonly lz4?: CompressionCodec | undefined
+  readonly zstd?: CompressionCodec | undefined
+}

@@ -1,0 +1,97 @@
+/*
+ * How servers below revision 54429 read each setting in a Query packet: by name, then the
+ * value in the setting type's own binary form (Settings::deserialize of 18.16: SettingUInt64,
+ * SettingBool, SettingMaxThreads, SettingSeconds and SettingMilliseconds write a VarUInt;
+ * SettingInt64 a zigzag VarInt; SettingFloat, SettingString, SettingChar and the enum settings
+ * their text as a string). Such a server throws UNKNOWN_SETTING for a name it does not know,
+ * and the value cannot be skipped without knowing its type, so nothing else can be sent.
+ *
+ * The table lists every setting of ClickHouse 18.16.1 (revision 54412). Each entry was
+ * checked against the bytes clickhouse-client 18.16.1 sends for `--<name>=<value>` (a
+ * numeric value 3 travels as 03 for UInt64-like types, 06 for Int64, 01 33 for text).
+ */
+
+/** How a setting's value travels in the binary settings format. */
+export type LegacySettingKind = 'uint' | 'int' | 'float' | 'string'
+
+function words(text: string): string[] {
+  return text.trim().split(/\s+/)
+}
+
+const uintSettings = words(`
+min_compress_block_size max_compress_block_size max_block_size max_insert_block_size
+min_insert_block_size_rows min_insert_block_size_bytes max_threads max_read_buffer_size
+max_distributed_connections max_query_size interactive_delay connect_timeout
+connect_timeout_with_failover_ms receive_timeout send_timeout tcp_keep_alive_timeout queue_max_wait_ms
+poll_interval distributed_connections_pool_size connections_with_failover_max_tries extremes
+use_uncompressed_cache replace_running_query background_pool_size background_schedule_pool_size
+distributed_directory_monitor_sleep_time_ms distributed_directory_monitor_batch_inserts
+optimize_move_to_prewhere replication_alter_partitions_sync replication_alter_columns_timeout compile
+compile_expressions min_count_to_compile group_by_two_level_threshold group_by_two_level_threshold_bytes
+distributed_aggregation_memory_efficient aggregation_memory_efficient_merge_threads
+max_parallel_replicas parallel_replicas_count parallel_replica_offset skip_unavailable_shards
+distributed_group_by_no_merge merge_tree_min_rows_for_concurrent_read merge_tree_min_rows_for_seek
+merge_tree_coarse_index_granularity merge_tree_max_rows_to_use_cache
+merge_tree_uniform_read_distribution mysql_max_rows_to_insert
+optimize_min_equality_disjunction_chain_length min_bytes_to_use_direct_io force_index_by_date
+force_primary_key mark_cache_min_lifetime priority log_queries log_queries_cut_to_length
+max_concurrent_queries_for_user insert_deduplicate insert_sample_with_metadata insert_quorum
+insert_quorum_timeout select_sequential_consistency table_function_remote_max_addresses
+read_backoff_min_latency_ms read_backoff_max_throughput read_backoff_min_interval_between_events_ms
+read_backoff_min_events enable_http_compression
+http_native_compression_disable_checksumming_on_decompress output_format_write_statistics
+add_http_cors_header input_format_skip_unknown_fields input_format_import_nested_json
+input_format_values_interpret_expressions output_format_json_quote_64bit_integers
+output_format_json_quote_denormals output_format_json_escape_forward_slashes
+output_format_pretty_max_rows output_format_pretty_max_column_pad_width output_format_pretty_color
+use_client_time_zone send_progress_in_http_headers http_headers_progress_interval_ms fsync_metadata
+input_format_allow_errors_num join_use_nulls preferred_block_size_bytes
+max_replica_delay_for_distributed_queries fallback_to_stale_replicas_for_distributed_queries
+preferred_max_column_in_block_size_bytes insert_distributed_sync insert_distributed_timeout
+stream_flush_interval_ms insert_allow_materialized_columns http_connection_timeout http_send_timeout
+http_receive_timeout optimize_throw_if_noop use_index_for_in_with_subqueries
+empty_result_for_aggregation_by_empty_set allow_distributed_ddl odbc_max_field_size max_rows_to_read
+max_bytes_to_read max_rows_to_group_by max_bytes_before_external_group_by max_rows_to_sort
+max_bytes_to_sort max_bytes_before_external_sort max_bytes_before_remerge_sort max_result_rows
+max_result_bytes max_execution_time min_execution_speed timeout_before_checking_execution_speed
+max_columns_to_read max_temporary_columns max_temporary_non_const_columns max_subquery_depth
+max_pipeline_depth max_ast_depth max_ast_elements max_expanded_ast_elements readonly max_rows_in_set
+max_bytes_in_set max_rows_in_join max_bytes_in_join max_rows_to_transfer max_bytes_to_transfer
+max_rows_in_distinct max_bytes_in_distinct max_memory_usage max_memory_usage_for_user
+max_memory_usage_for_all_queries max_network_bandwidth max_network_bytes max_network_bandwidth_for_user
+max_network_bandwidth_for_all_users format_csv_allow_single_quotes format_csv_allow_double_quotes
+log_profile_events log_query_settings log_query_threads enable_optimize_predicate_expression
+low_cardinality_max_dictionary_size low_cardinality_use_single_dictionary_for_part
+allow_experimental_low_cardinality_type decimal_check_overflow prefer_localhost_replica
+max_fetch_partition_retries_count asterisk_left_columns_only http_max_multipart_form_data_size
+calculate_text_stack_trace allow_ddl parallel_view_processing enable_debug_queries
+low_cardinality_allow_in_native_format
+`)
+
+const intSettings = words(`
+network_zstd_compression_level http_zlib_compression_level distributed_ddl_task_timeout
+`)
+
+const floatSettings = words(`
+totals_auto_threshold max_streams_to_max_threads_ratio memory_tracker_fault_probability
+input_format_allow_errors_ratio
+`)
+
+const stringSettings = words(`
+load_balancing totals_mode network_compression_method distributed_product_mode
+count_distinct_implementation join_default_strictness format_schema read_overflow_mode
+group_by_overflow_mode sort_overflow_mode result_overflow_mode timeout_overflow_mode set_overflow_mode
+join_overflow_mode transfer_overflow_mode distinct_overflow_mode format_csv_delimiter
+date_time_input_format send_logs_level
+`)
+
+const kinds = new Map<string, LegacySettingKind>()
+for (const name of uintSettings) kinds.set(name, 'uint')
+for (const name of intSettings) kinds.set(name, 'int')
+for (const name of floatSettings) kinds.set(name, 'float')
+for (const name of stringSettings) kinds.set(name, 'string')
+
+/** The binary form of a setting below revision 54429, or undefined when 18.16 does not know the name. */
+export function legacySettingKind(name: string): LegacySettingKind | undefined {
+  return kinds.get(name)
+}

@@ -1,0 +1,108 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { UsageError } from '../errors/usage-error.js'
+import { parameterCases } from '../test-support/params-cases.js'
+import { parseType } from '../types/type-parser.js'
+import { parameterLiteral, substituteParameters } from './parameter-substitution.js'
+import { scanPlaceholders } from './placeholder-scanner.js'
+
+describe('parameterLiteral', () => {
+  for (const c of parameterCases) {
+    it(`${c.type} ${JSON.stringify(String(c.value))}`, () => {
+      expect(parameterLiteral(parseType(c.type), c.value)).toBe(c.sql)
+    })
+  }
+
+  it('backquotes an Identifier', () => {
+    expect(parameterLiteral(parseType('Identifier'), 'my `t`\\')).toBe('`my \\`t\\`\\\\`')
+  })
+})
+
+describe('substituteParameters', () => {
+  it('replaces each placeholder with a literal of its declared type', () => {
+    expect(
+      substituteParameters('SELECT * FROM t WHERE d < {d:Date} AND id IN {ids:Array(UInt64)}', {
+        d: '2017-01-04',
+        ids: [1n, 2n],
+      }),
+    ).toBe("SELECT * FROM t WHERE d < CAST('2017-01-04' AS Date) AND id IN CAST(['1', '2'] AS Array(UInt64))")
+  })
+
+  it('returns SQL without placeholders unchanged', () => {
+    const sql = "SELECT '{x:String}' -- {y:String}\n, {'k': 1}"
+    expect(substituteParameters(sql, { x: 'a', y: 'b' })).toBe(sql)
+  })
+
+  it('substitutes in one pass: a value that looks like a placeholder stays a value', () => {
+    expect(substituteParameters('SELECT {a:String}, {b:String}', { a: '{b:String}', b: "'{a:String}" })).toBe(
+      "SELECT '{b:String}', '\\'{a:String}'",
+    )
+  })
+
+  it('keeps substituted expressions from fusing with their neighbours', () => {
+    expect(substituteParameters('SELECT {a:String}{b:String}', { a: 'x', b: 'y' })).toBe("SELECT 'x' 'y'")
+    expect(substituteParameters('SELECT x IN{a:Array(UInt8)}AND 1', { a: [] })).toBe(
+      'SELECT x IN CAST([] AS Array(UInt8)) AND 1',
+    )
+    expect(substituteParameters('SELECT 1-{a:Int8}', { a: -1 })).toBe("SELECT 1-CAST('-1' AS Int8)")
+    expect(substituteParameters('SELECT * FROM {db:Identifier}.{t:Identifier}', { db: 'd', t: 't' })).toBe(
+      'SELECT * FROM `d`.`t`',
+    )
+  })
+
+  it('substitutes every occurrence of a name', () => {
+    expect(substituteParameters('SELECT {x:UInt8} + {x:UInt8}', { x: 1 })).toBe(
+      "SELECT CAST('1' AS UInt8) + CAST('1' AS UInt8)",
+    )
+  })
+
+  it('names the placeholder without a value and ignores values without a placeholder', () => {
+    expect(() => substituteParameters('SELECT {x:UInt8}', { y: 1 })).toThrow(
+      new UsageError('no value for placeholder {x:UInt8} at offset 7'),
+    )
+    expect(substituteParameters('SELECT 1', { y: 1 })).toBe('SELECT 1')
+  })
+
+  it('prints canonical type names that old servers know', () => {
+    expect(substituteParameters('SELECT {x:INT UNSIGNED}, {y:Nullable(TEXT)}', { x: 1, y: null })).toBe(
+      "SELECT CAST('1' AS UInt32), CAST(NULL AS Nullable(String))",
+    )
+  })
+
+  it('produces a literal the lexer reads as one string token, whatever the string', () => {
+    const pieces = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom(
+        "'",
+        "''",
+        '\\',
+        '\\\\',
+        '\0',
+        '\n',
+        '\r',
+        '\t',
+        '{x:String}',
+        '{z:UInt8}',
+        '$$',
+        '--',
+        '/*',
+        '*/',
+        '# ',
+        '"',
+        '`',
+      ),
+    )
+    fc.assert(
+      fc.property(
+        fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join('')),
+        (value) => {
+          const sql = substituteParameters('SELECT {x:String}, {z:UInt8}', { x: value, z: 1 })
+          const found = scanPlaceholders(`${sql}, {after:UInt8}`)
+          expect(found.map((p) => p.name)).toEqual(['after'])
+          expect(sql.endsWith(", CAST('1' AS UInt8)")).toBe(true)
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+})
