@@ -1,13 +1,8 @@
 import type {} from 'vitest'
 import type { TestProject } from 'vitest/node'
-import { type ClickHouseServer, type ServerInfo, startClickHouse } from './clickhouse-server.js'
+import { type ClickHouseServer, startClickHouse } from './clickhouse-server.js'
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The run's shared throwaway server (see `@clickwire/testing`). */
-    clickhouse: ServerInfo
-  }
-}
+import './vitest-context.js'
 
 let server: ClickHouseServer | undefined
 
