@@ -32,8 +32,14 @@ export class SocketChannel {
   private wake: (() => void) | undefined
   private failure: Error | undefined
   private ended = false
-  /** Bytes the last read offered and received; a short read means the kernel had no more. */
+  /** Whether the last read got less than it offered: the kernel had nothing more for now. */
   lastReadDrained = false
+  /**
+   * How many unconsumed bytes may pile up before reading pauses (backpressure). The packet
+   * reader raises it while one packet needs more than that.
+   */
+  wanted = 16 << 20
+  private paused = false
 
   private constructor(target: SocketTarget) {
     this.arena = new InputArena(target.readBufferSize)
@@ -87,6 +93,7 @@ export class SocketChannel {
         this.socket.on('data', (chunk: Buffer) => {
           arena.push(chunk)
           this.lastReadDrained = true
+          this.throttle()
           this.notify()
         })
       } else {
@@ -99,6 +106,7 @@ export class SocketChannel {
             callback: (read: number, buffer: Uint8Array) => {
               arena.commit(read)
               this.lastReadDrained = read < buffer.length
+              this.throttle()
               this.notify()
               return true
             },
@@ -133,6 +141,15 @@ export class SocketChannel {
     })
   }
 
+  /** Pauses reading once enough is buffered; {@link more} resumes it. */
+  private throttle(): void {
+    if (!this.paused && this.arena.length >= this.wanted) {
+      this.paused = true
+      // pause(), not `return false` from onread: only pause() lets resume() restart reading.
+      this.socket.pause()
+    }
+  }
+
   private notify(): void {
     const wake = this.wake
     if (wake) {
@@ -157,20 +174,14 @@ export class SocketChannel {
         address: this.address,
         code: 'ECONNCLOSED',
       })
-    if (this.socket.isPaused()) this.socket.resume()
+    if (this.paused) {
+      this.paused = false
+      this.socket.resume()
+    }
     await new Promise<void>((resolve) => {
       this.wake = resolve
     })
     if (this.failure) throw this.failure
-  }
-
-  /** Stops reading from the kernel (the consumer is behind). */
-  pause(): void {
-    this.socket.pause()
-  }
-
-  resume(): void {
-    this.socket.resume()
   }
 
   /** Writes bytes; resolves once they are handed to the kernel (respecting backpressure). */

@@ -1,3 +1,4 @@
+import type {} from 'vitest'
 import type { ServerInfo } from './clickhouse-server.js'
 
 declare module 'vitest' {

@@ -14,6 +14,8 @@ export interface BoundPlaceholder {
   readonly start: number
   readonly end: number
   readonly value: ParameterValue
+  /** See QueryPlaceholder.literalOnly. */
+  readonly literalOnly?: boolean | undefined
 }
 
 /**
@@ -44,7 +46,7 @@ export function bindPlaceholders(
     const label = `{${name}:${placeholder.typeText}}`
     if (!given) throw new UsageError(`no value for placeholder ${label} at offset ${start}`)
     const value = toParameterValue(type, params[name], { placeholder: label, path: '' })
-    bound.push({ name, type, start, end, value })
+    bound.push({ name, type, start, end, value, literalOnly: placeholder.literalOnly })
   }
   return bound
 }

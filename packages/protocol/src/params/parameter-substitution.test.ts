@@ -106,3 +106,20 @@ describe('substituteParameters', () => {
     )
   })
 })
+
+describe('placeholders where old servers take only a number', () => {
+  it('substitutes bare integers after LIMIT and OFFSET, and CASTs elsewhere', () => {
+    expect(
+      substituteParameters('SELECT {a:Int64} FROM t LIMIT {n:UInt64} OFFSET {o:UInt32}', {
+        a: 1,
+        n: 10,
+        o: 5n,
+      }),
+    ).toBe("SELECT CAST('1' AS Int64) FROM t LIMIT 10 OFFSET 5")
+    expect(substituteParameters('SELECT 1 LIMIT 2, {n:Int64}', { n: 3 })).toBe('SELECT 1 LIMIT 2, 3')
+    expect(substituteParameters('SELECT 1 limit {o:Int64}, {n:Int64}', { o: 4, n: 3 })).toBe(
+      'SELECT 1 limit 4, 3',
+    )
+    expect(substituteParameters('SELECT f(1, {n:Int64})', { n: 3 })).toBe("SELECT f(1, CAST('3' AS Int64))")
+  })
+})

@@ -99,7 +99,10 @@ export function substituteParameters(sql: string, params: QueryParameters): stri
   let out = ''
   let last = 0
   for (const placeholder of bound) {
-    const expression = literal(placeholder.type, placeholder.value)
+    const expression =
+      placeholder.literalOnly && placeholder.value.kind === 'scalar' && /^-?\d+$/.test(placeholder.value.text)
+        ? placeholder.value.text
+        : literal(placeholder.type, placeholder.value)
     out += sql.slice(last, placeholder.start)
     if (fusing.test(out[out.length - 1] ?? '')) out += ' '
     out += expression

@@ -16,6 +16,11 @@ export interface QueryPlaceholder {
   readonly typeText: string
   /** Why `type` is undefined. */
   readonly typeError?: UsageError | undefined
+  /**
+   * Right after LIMIT or OFFSET (or `LIMIT n,`), where old servers accept only a number
+   * literal: client-side substitution writes a bare integer there.
+   */
+  readonly literalOnly?: boolean | undefined
   /** Offset of the opening brace. */
   readonly start: number
   /** Offset just past the closing brace. */
@@ -92,15 +97,40 @@ export function scanPlaceholders(sql: string): QueryPlaceholder[] {
   const lexer = new SqlLexer(sql)
   // Cheap exit for the common query without any brace.
   if (!sql.includes('{')) return placeholders
+  // The last significant tokens, to tell whether a placeholder follows LIMIT / OFFSET.
+  let lastWord = ''
+  let beforeLast = ''
+  let third = ''
   for (;;) {
     const kind = lexer.next()
     if (kind === 'end') return placeholders
-    if (kind !== 'open-brace') continue
+    if (kind !== 'open-brace') {
+      if (kind !== 'space' && kind !== 'comment') {
+        third = beforeLast
+        beforeLast = lastWord
+        lastWord =
+          kind === 'word'
+            ? sql.slice(lexer.start, lexer.position).toUpperCase()
+            : kind === 'other' && sql[lexer.start] === ','
+              ? ','
+              : kind
+      }
+      continue
+    }
     const start = lexer.start
     const resume = lexer.position
     const placeholder = readPlaceholder(lexer, start)
-    if (placeholder) placeholders.push(placeholder)
-    else {
+    if (placeholder) {
+      const literalOnly =
+        lastWord === 'LIMIT' ||
+        lastWord === 'OFFSET' ||
+        (lastWord === ',' &&
+          ((beforeLast === 'number' && third === 'LIMIT') || beforeLast === 'limit-placeholder'))
+      placeholders.push(literalOnly ? { ...placeholder, literalOnly } : placeholder)
+      third = beforeLast
+      beforeLast = lastWord
+      lastWord = literalOnly ? 'limit-placeholder' : 'placeholder'
+    } else {
       lexer.position = resume
       lexer.previous = 'open-brace'
     }

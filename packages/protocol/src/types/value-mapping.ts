@@ -40,7 +40,8 @@ export const defaultValueMapping: ValueMapping = Object.freeze({
 
 /** Fills in defaults and checks option values. */
 export function resolveValueMapping(options: Partial<ValueMapping> | undefined): ValueMapping {
-  const mapping = { ...defaultValueMapping, ...options }
+  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined))
+  const mapping = { ...defaultValueMapping, ...given } as ValueMapping
   if (!['bigint', 'number', 'string'].includes(mapping.int64))
     throw new UsageError(`int64 must be bigint, number or string`)
   if (!['string', 'date'].includes(mapping.dates)) throw new UsageError(`dates must be string or date`)

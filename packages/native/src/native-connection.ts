@@ -1,0 +1,339 @@
+import { hostname, userInfo } from 'node:os'
+import {
+  AbortError,
+  ByteWriter,
+  type CodecContext,
+  type CompressionCodecs,
+  cancelCodec,
+  clientDataCodec,
+  clientHelloCodec,
+  clientRevision,
+  encodeAddendum,
+  FrameWriter,
+  initialClientInfo,
+  NativeBlockWriter,
+  negotiatedRevision,
+  ProtocolError,
+  pingCodec,
+  queryCodec,
+  Revision,
+  type ServerInfo,
+  type ServerPacket,
+  TimeoutError,
+} from '@clickwire/protocol'
+import type { Poolable } from './connection-pool.js'
+import type { HostAddress, NativeOptions } from './native-options.js'
+import { type IncomingPacket, PacketPump } from './packet-pump.js'
+import { SocketChannel } from './socket-channel.js'
+
+/** The version clickwire reports in Hello and ClientInfo. */
+export const clientVersion = { major: 1, minor: 0, patch: 0 } as const
+
+/** What a connection knows about the server after the handshake. */
+export interface ConnectedServer extends ServerInfo {
+  readonly host: HostAddress
+}
+
+type State = 'idle' | 'busy' | 'broken' | 'closed'
+
+/**
+ * One native-protocol connection: the socket, the handshake, and packet-level requests. A
+ * connection runs one request at a time; the transport and pool hand it out.
+ */
+export class NativeConnection implements Poolable {
+  lastUsed = 0
+  private state: State = 'idle'
+  readonly pump: PacketPump
+  readonly context: CodecContext
+  /** Reused for every packet this connection sends. */
+  private readonly writer = new ByteWriter(1 << 16)
+  /** Compresses block bytes into frames appended to {@link writer}. */
+  private frames: FrameWriter | undefined
+
+  private constructor(
+    readonly channel: SocketChannel,
+    readonly server: ConnectedServer,
+    readonly revision: number,
+    readonly options: NativeOptions,
+    readonly codecs: CompressionCodecs | undefined,
+  ) {
+    this.context = { revision, timezone: server.timezone, mapping: options.mapping }
+    this.pump = new PacketPump(channel, revision, this.context, codecs)
+  }
+
+  /** Connects and logs in. A refused login is a ClickHouseError (e.g. code 516/193). */
+  static async open(
+    host: HostAddress,
+    options: NativeOptions,
+    codecs: CompressionCodecs | undefined,
+    signal?: AbortSignal,
+  ): Promise<NativeConnection> {
+    const channel = await SocketChannel.open({
+      host: host.host,
+      port: host.port,
+      tls: options.tls ? { ...options.tls, ca: options.tls.ca as never } : undefined,
+      connectTimeoutMs: options.connectTimeoutMs,
+      signal,
+    })
+    try {
+      const writer = new ByteWriter(256)
+      clientHelloCodec.encode(
+        writer,
+        {
+          clientName: options.clientName,
+          versionMajor: clientVersion.major,
+          versionMinor: clientVersion.minor,
+          revision: clientRevision,
+          database: options.database,
+          user: options.username,
+          password: options.password,
+        },
+        clientRevision,
+      )
+      await channel.write(writer.copy())
+      const pump = new PacketPump(
+        channel,
+        clientRevision,
+        { revision: 0, timezone: 'UTC', mapping: options.mapping },
+        undefined,
+      )
+      const hello = await withTimeout(pump.next(), options.connectTimeoutMs, 'connect', signal, () =>
+        channel.destroy(),
+      )
+      if (hello.type === 'Exception') throw hello.error
+      if (hello.type !== 'Hello') throw new ProtocolError(`expected the server Hello, got ${hello.type}`)
+      const revision = negotiatedRevision(clientRevision, hello.revision)
+      if (revision >= Revision.withAddendum) {
+        const addendum = new ByteWriter(64)
+        encodeAddendum(addendum, { quotaKey: options.quotaKey }, revision)
+        await channel.write(addendum.copy())
+      }
+      const server: ConnectedServer = {
+        host,
+        name: hello.name,
+        version: `${hello.versionMajor}.${hello.versionMinor}.${hello.versionPatch}`,
+        revision,
+        timezone: hello.timezone,
+        displayName: hello.displayName,
+      }
+      channel.ref(false)
+      return new NativeConnection(channel, server, revision, options, codecs)
+    } catch (error) {
+      channel.destroy()
+      throw error
+    }
+  }
+
+  get reusable(): boolean {
+    return this.state === 'idle' && this.channel.open
+  }
+
+  get busy(): boolean {
+    return this.state === 'busy'
+  }
+
+  /** Marks the connection as running a request. */
+  begin(): void {
+    if (this.state !== 'idle') throw new ProtocolError(`the connection is ${this.state}`)
+    this.state = 'busy'
+    this.channel.ref(true)
+    this.pump.reset()
+  }
+
+  /** The request ended with the protocol in a clean state. */
+  finish(): void {
+    if (this.state === 'busy') this.state = 'idle'
+    this.channel.ref(false)
+  }
+
+  /** The protocol state is unknown: never reuse this connection. */
+  fail(error?: Error): void {
+    if (this.state !== 'closed') this.state = 'broken'
+    this.channel.destroy(error)
+  }
+
+  /** Sends bytes; a failure breaks the connection. */
+  async send(bytes: Uint8Array): Promise<void> {
+    try {
+      await this.channel.write(bytes)
+    } catch (error) {
+      this.fail(error as Error)
+      throw error
+    }
+  }
+
+  /** Sends the Query packet. */
+  async sendQuery(input: {
+    queryId: string
+    sql: string
+    settings: readonly { name: string; value: string | number | bigint | boolean }[]
+    parameters: readonly { name: string; value: string }[]
+  }): Promise<void> {
+    const writer = this.writer.reset()
+    const options = this.options
+    queryCodec.encode(
+      writer,
+      {
+        queryId: input.queryId,
+        clientInfo: initialClientInfo({
+          clientName: options.clientName,
+          versionMajor: clientVersion.major,
+          versionMinor: clientVersion.minor,
+          versionPatch: clientVersion.patch,
+          revision: clientRevision,
+          osUser: osUser(),
+          hostname: hostname(),
+          quotaKey: options.quotaKey,
+        }),
+        settings: input.settings,
+        compression: this.codecs !== undefined,
+        query: input.sql,
+        parameters: input.parameters,
+      },
+      this.revision,
+    )
+    await this.send(writer.copy())
+  }
+
+  /**
+   * Sends a Data packet: the table name, then the block (compressed into frames when the
+   * connection compresses). An empty `columns` list with 0 rows is the end marker.
+   */
+  async sendData(
+    table: string,
+    columns: readonly { name: string; type: string; values: ArrayLike<unknown> }[],
+    rows: number,
+    blockWriter: NativeBlockWriter = new NativeBlockWriter(this.context, true),
+  ): Promise<void> {
+    const writer = this.writer.reset()
+    clientDataCodec.encode(writer, { table }, this.revision)
+    if (this.codecs) {
+      this.frames ??= new FrameWriter(this.writer, this.codecs, { method: this.options.compression })
+      blockWriter.write(this.frames.input, columns, rows)
+      this.frames.flush()
+    } else blockWriter.write(writer, columns, rows)
+    await this.send(writer.finish())
+  }
+
+  /** Asks the server to stop the running query (it answers with EndOfStream or an Exception). */
+  async sendCancel(): Promise<void> {
+    const writer = new ByteWriter(8)
+    cancelCodec.encode(writer, {}, this.revision)
+    await this.send(writer.copy())
+  }
+
+  /** Ping/Pong on an idle connection. */
+  async ping(signal?: AbortSignal): Promise<void> {
+    this.begin()
+    try {
+      const writer = new ByteWriter(8)
+      pingCodec.encode(writer, {}, this.revision)
+      await this.send(writer.copy())
+      for (;;) {
+        const packet = await withTimeout(
+          this.pump.next(),
+          this.options.connectTimeoutMs,
+          'ping',
+          signal,
+          () => this.fail(),
+        )
+        if (packet.type === 'Pong') break
+        // Progress/Log/ProfileEvents may trail a previous query on some servers; anything else is a desync.
+        if (packet.type !== 'Progress' && packet.type !== 'Log' && packet.type !== 'ProfileEvents') {
+          throw new ProtocolError(`expected Pong, got ${packet.type}`)
+        }
+      }
+      this.finish()
+    } catch (error) {
+      this.fail(error as Error)
+      throw error
+    }
+  }
+
+  /** The next packet of the running request. Unknown/invalid input breaks the connection. */
+  async receive(): Promise<IncomingPacket> {
+    try {
+      return await this.pump.next()
+    } catch (error) {
+      this.fail(error as Error)
+      throw error
+    }
+  }
+
+  /** A packet that has already arrived, without waiting (used to notice errors mid-insert). */
+  poll(): IncomingPacket | undefined {
+    try {
+      return this.pump.poll()
+    } catch (error) {
+      this.fail(error as Error)
+      throw error
+    }
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed'
+    await this.channel.close()
+  }
+
+  destroy(): void {
+    this.state = 'closed'
+    this.channel.destroy()
+  }
+}
+
+let cachedOsUser: string | undefined
+function osUser(): string {
+  if (cachedOsUser === undefined) {
+    try {
+      cachedOsUser = userInfo().username
+    } catch {
+      cachedOsUser = ''
+    }
+  }
+  return cachedOsUser
+}
+
+/** Races a promise against a timeout and a signal; on either, runs `onFail` (e.g. closes the socket). */
+export async function withTimeout<T>(
+  promise: Promise<T>,
+  timeoutMs: number,
+  what: string,
+  signal: AbortSignal | undefined,
+  onFail: () => void,
+): Promise<T> {
+  if (timeoutMs <= 0 && !signal) return promise
+  // The loser of the race may still reject later (the socket is closed on failure): that
+  // rejection is expected and must not surface as unhandled.
+  promise.catch(() => {})
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let onAbort: (() => void) | undefined
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        if (timeoutMs > 0) {
+          timer = setTimeout(() => {
+            onFail()
+            reject(new TimeoutError(what, timeoutMs))
+          }, timeoutMs)
+        }
+        if (signal) {
+          onAbort = () => {
+            onFail()
+            reject(new AbortError(signal.reason))
+          }
+          if (signal.aborted) onAbort()
+          else signal.addEventListener('abort', onAbort, { once: true })
+        }
+      }),
+    ])
+  } finally {
+    if (timer) clearTimeout(timer)
+    if (onAbort) signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/** Whether a packet ends a request cleanly. */
+export function endsRequest(packet: ServerPacket | IncomingPacket): boolean {
+  return packet.type === 'EndOfStream' || packet.type === 'Exception'
+}

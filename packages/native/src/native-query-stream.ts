@@ -1,0 +1,268 @@
+import {
+  AbortError,
+  type BlockStream,
+  ClickHouseError,
+  type ColumnMeta,
+  emptyProgress,
+  type NativeBlock,
+  type ProfileInfo,
+  type Progress,
+  ProtocolError,
+  type QueryEvents,
+  type ServerLogEntry,
+  TimeoutError,
+} from '@clickwire/protocol'
+import type { NativeConnection } from './native-connection.js'
+import type { IncomingPacket } from './packet-pump.js'
+
+/** How long a cancelled query may take to wind down before its connection is dropped. */
+const drainTimeoutMs = 5_000
+
+/** Adds one Progress packet (increments) to the running totals. */
+export function addProgress(total: Progress, packet: IncomingPacket & { type: 'Progress' }): Progress {
+  return {
+    readRows: total.readRows + packet.rows,
+    readBytes: total.readBytes + packet.bytes,
+    totalRowsToRead: total.totalRowsToRead + packet.totalRows,
+    writtenRows: total.writtenRows + packet.writtenRows,
+    writtenBytes: total.writtenBytes + packet.writtenBytes,
+    elapsedNs: total.elapsedNs + packet.elapsedNs,
+  }
+}
+
+/** Turns a server Log block into entries (column names differ a little across versions). */
+export function logEntries(block: NativeBlock): ServerLogEntry[] {
+  const column = (...names: string[]) => block.columns.find((each) => names.includes(each.name))?.column
+  const time = column('event_time')
+  const micros = column('event_time_microseconds')
+  const host = column('host_name')
+  const queryId = column('query_id')
+  const thread = column('thread_id', 'thread_number')
+  const priority = column('priority')
+  const source = column('source')
+  const text = column('text')
+  return Array.from({ length: block.rows }, (_, row) => ({
+    time: `${String(time?.get(row) ?? '')}${micros ? `.${String(micros.get(row)).padStart(6, '0')}` : ''}`,
+    hostName: String(host?.get(row) ?? ''),
+    queryId: String(queryId?.get(row) ?? ''),
+    threadId: Number(thread?.get(row) ?? 0),
+    priority: Number(priority?.get(row) ?? 0),
+    source: String(source?.get(row) ?? ''),
+    text: String(text?.get(row) ?? ''),
+  }))
+}
+
+/**
+ * The result stream of one query on one connection. Blocks are read from the socket only
+ * as the consumer asks (the socket itself reads a bounded amount ahead), so memory stays
+ * bounded whatever the result size. Progress, ProfileInfo, Totals, Extremes, server logs
+ * and ProfileEvents go to the callbacks as they arrive. Cancel (an abort, a timeout,
+ * breaking out of the loop) sends Cancel and drains to the end of the query, so the
+ * connection can be reused; when the server does not wind down in time it is dropped.
+ */
+export class NativeQueryStream implements BlockStream {
+  progress: Progress = emptyProgress
+  profileInfo: ProfileInfo | undefined
+  totals: NativeBlock | undefined
+  extremes: NativeBlock | undefined
+  private header: readonly ColumnMeta[] | undefined
+  /** A block read while looking for the header, not yet handed out. */
+  private pending: NativeBlock | undefined
+  private ended = false
+  private failure: Error | undefined
+  /** Serialises packet reads between the consumer and a cancel. */
+  private reading: Promise<unknown> = Promise.resolve()
+  private cancelling: Promise<void> | undefined
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private readonly onAbort: (() => void) | undefined
+
+  constructor(
+    private readonly connection: NativeConnection,
+    readonly queryId: string,
+    private readonly events: QueryEvents,
+    private readonly release: (connection: NativeConnection) => void,
+    private readonly signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    if (signal) {
+      this.onAbort = () => void this.stop(new AbortError(signal.reason, `query ${queryId} was aborted`))
+      signal.addEventListener('abort', this.onAbort, { once: true })
+    }
+    if (timeoutMs > 0) {
+      this.timer = setTimeout(
+        () =>
+          void this.stop(
+            new TimeoutError('query', timeoutMs, `query ${queryId} ran longer than ${timeoutMs} ms`),
+          ),
+        timeoutMs,
+      )
+    }
+  }
+
+  /** Result columns: read up to the header block (or the end, for statements without a result). */
+  async columns(): Promise<readonly ColumnMeta[]> {
+    while (this.header === undefined && !this.ended) {
+      const block = await this.step()
+      if (block) this.pending = block
+    }
+    if (this.failure) throw this.failure
+    return this.header ?? []
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<NativeBlock, void, undefined> {
+    let finished = false
+    try {
+      if (this.pending) {
+        const first = this.pending
+        this.pending = undefined
+        yield first
+      }
+      for (;;) {
+        const block = await this.step()
+        if (block === undefined) break
+        yield block
+      }
+      finished = true
+    } finally {
+      // Breaking out early (or an error from the consumer) stops the query.
+      if (!finished && !this.ended) await this.cancel()
+    }
+  }
+
+  /** Stops the query on the server and waits until the connection is clean (or dropped). */
+  cancel(): Promise<void> {
+    return this.stop(new AbortError(undefined, `query ${this.queryId} was cancelled`)).catch(() => {})
+  }
+
+  /** The next block with rows, or undefined at the end. Throws the query's error. */
+  private async step(): Promise<NativeBlock | undefined> {
+    for (;;) {
+      if (this.failure) throw this.failure
+      if (this.ended) return undefined
+      const packet = await this.read()
+      const block = this.handle(packet)
+      if (this.failure) throw this.failure
+      if (block) return block
+    }
+  }
+
+  private read(): Promise<IncomingPacket> {
+    const next = this.reading.then(() => this.connection.receive())
+    this.reading = next.catch(() => {})
+    return next.catch((error: Error) => {
+      this.end(error, false)
+      throw this.failure ?? error
+    })
+  }
+
+  /** Applies one packet; returns a block for the consumer, if it is one. */
+  private handle(packet: IncomingPacket): NativeBlock | undefined {
+    switch (packet.type) {
+      case 'Data': {
+        this.header ??= packet.block.columns.map((column) => ({
+          name: column.name,
+          type: column.typeName,
+          typeNode: column.type,
+        }))
+        return packet.block.rows > 0 && !this.cancelling ? packet.block : undefined
+      }
+      case 'Progress':
+        this.progress = addProgress(this.progress, packet)
+        this.events.onProgress?.(packetProgress(packet), this.progress)
+        return undefined
+      case 'ProfileInfo':
+        this.profileInfo = packet
+        this.events.onProfileInfo?.(packet)
+        return undefined
+      case 'Totals':
+        this.totals = packet.block
+        this.events.onTotals?.(packet.block)
+        return undefined
+      case 'Extremes':
+        this.extremes = packet.block
+        this.events.onExtremes?.(packet.block)
+        return undefined
+      case 'Log':
+        if (packet.block.rows > 0) this.events.onLog?.(logEntries(packet.block))
+        return undefined
+      case 'ProfileEvents':
+        this.events.onProfileEvents?.(packet.block)
+        return undefined
+      case 'TableColumns':
+      case 'TimezoneUpdate':
+        return undefined
+      case 'Exception':
+        this.end(withQueryId(packet.error, this.queryId), true)
+        return undefined
+      case 'EndOfStream':
+        this.end(undefined, true)
+        return undefined
+      default: {
+        const error = new ProtocolError(`unexpected ${packet.type} packet during a query`)
+        this.connection.fail(error)
+        this.end(error, false)
+        return undefined
+      }
+    }
+  }
+
+  /** The query is over: release the connection (reusable when the protocol is in sync). */
+  private end(error: Error | undefined, clean: boolean): void {
+    if (this.ended) return
+    this.ended = true
+    if (this.timer) clearTimeout(this.timer)
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort)
+    // A cancelled query reports the reason of the cancel, not the server's "cancelled".
+    this.failure ??= error
+    if (clean) this.connection.finish()
+    else this.connection.fail(error)
+    this.release(this.connection)
+  }
+
+  private stop(reason: Error): Promise<void> {
+    if (this.ended) return Promise.resolve()
+    if (this.cancelling) return this.cancelling
+    this.failure = reason
+    this.cancelling = (async () => {
+      const deadline = setTimeout(() => {
+        this.connection.fail(new TimeoutError('cancel', drainTimeoutMs))
+      }, drainTimeoutMs)
+      try {
+        await this.connection.sendCancel()
+        while (!this.ended) this.handle(await this.read())
+      } catch {
+        // A broken connection also ends the query; end() already ran in read().
+      } finally {
+        clearTimeout(deadline)
+      }
+    })()
+    return this.cancelling
+  }
+}
+
+function packetProgress(packet: IncomingPacket & { type: 'Progress' }): Progress {
+  return {
+    readRows: packet.rows,
+    readBytes: packet.bytes,
+    totalRowsToRead: packet.totalRows,
+    writtenRows: packet.writtenRows,
+    writtenBytes: packet.writtenBytes,
+    elapsedNs: packet.elapsedNs,
+  }
+}
+
+/** The server's error with the query id attached, keeping code, name and stack. */
+export function withQueryId(error: ClickHouseError, queryId: string): ClickHouseError {
+  if (error.queryId === queryId) return error
+  const copy = new ClickHouseError({
+    code: error.code,
+    type: error.type,
+    message: error.message,
+    serverStackTrace: error.serverStackTrace,
+    nested: error.nested,
+    queryId,
+    codeName: error.codeName,
+  })
+  copy.stack = error.stack
+  return copy
+}

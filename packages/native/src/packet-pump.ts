@@ -1,0 +1,164 @@
+import {
+  ByteReader,
+  type CodecContext,
+  type CompressionCodecs,
+  decodeServerPacket,
+  InputArena,
+  type NativeBlock,
+  NativeBlockReader,
+  ProtocolError,
+  readFrame,
+  type ServerBlockPacketType,
+  type ServerPacket,
+  serverBlockCompression,
+} from '@clickwire/protocol'
+import type { SocketChannel } from './socket-channel.js'
+
+/** A server packet with its block, for the packets that carry one. */
+export type IncomingPacket =
+  | Exclude<ServerPacket, { type: ServerBlockPacketType }>
+  | { readonly type: ServerBlockPacketType; readonly table: string; readonly block: NativeBlock }
+
+const blockPacketTypes = new Set<string>(Object.keys(serverBlockCompression))
+
+/** Bytes read ahead of the consumer before the socket is paused. */
+const readAheadBytes = 16 << 20
+
+/**
+ * Reads server packets from a connection's socket, one at a time as the consumer asks.
+ *
+ * Packets are decoded where they were received (the channel's arena). A decode that runs
+ * short waits for what the reader said it needs (and, for big blocks, roughly the whole
+ * block, unless the socket has gone quiet), so a large block is decoded once rather than
+ * once per network read. Compressed blocks are decompressed frame by frame into a second
+ * arena; a block that fits one frame is decoded straight from that frame's output.
+ */
+export class PacketPump {
+  private readonly reader = new ByteReader()
+  private readonly frameReader = new ByteReader()
+  /** Decompressed bytes of compressed blocks. */
+  private readonly plain = new InputArena(1 << 20)
+  /** One block reader per block kind: each keeps codec state across the blocks of its kind. */
+  private readonly blockReaders = new Map<string, NativeBlockReader>()
+  private header: { type: ServerBlockPacketType; table: string } | undefined
+  private frames = 0
+
+  constructor(
+    private readonly channel: SocketChannel,
+    readonly revision: number,
+    private readonly context: CodecContext,
+    /** Codecs when the connection compresses blocks; undefined for none. */
+    private readonly codecs: CompressionCodecs | undefined,
+  ) {}
+
+  /** Starts a new query: block codecs must not carry state from the previous one. */
+  reset(): void {
+    this.blockReaders.clear()
+    this.header = undefined
+  }
+
+  /** The next packet, waiting for the network as needed. */
+  async next(): Promise<IncomingPacket> {
+    for (;;) {
+      const packet = this.tryNext()
+      if (packet !== undefined) return packet
+      await this.waitForInput()
+    }
+  }
+
+  /** The next packet if it has fully arrived already; never waits. */
+  poll(): IncomingPacket | undefined {
+    return this.tryNext()
+  }
+
+  /** What the last short attempt needs: exact (`needed`) and estimated (`expected`), in bytes from the arena start. */
+  private needed = 0
+  private expected = 0
+
+  private tryNext(): IncomingPacket | undefined {
+    const arena = this.channel.arena
+    if (this.header === undefined) {
+      if (arena.length < Math.max(1, this.needed)) return undefined
+      const reader = this.reader.reset(arena.bytes, arena.start, arena.end)
+      const packet = decodeServerPacket(reader, this.revision)
+      if (packet === undefined) return this.short(reader, arena.start)
+      arena.consume(reader.offset)
+      this.needed = this.expected = 0
+      if (!blockPacketTypes.has(packet.type)) return packet as IncomingPacket
+      this.header = packet as { type: ServerBlockPacketType; table: string }
+    }
+    const header = this.header
+    const block =
+      this.codecs && serverBlockCompression[header.type]
+        ? this.compressedBlock(header.type)
+        : this.rawBlock(header.type)
+    if (block === undefined) return undefined
+    this.header = undefined
+    return { type: header.type, table: header.table, block }
+  }
+
+  private blockReader(type: string): NativeBlockReader {
+    let reader = this.blockReaders.get(type)
+    if (!reader) {
+      reader = new NativeBlockReader(this.context, true)
+      this.blockReaders.set(type, reader)
+    }
+    return reader
+  }
+
+  private short(reader: ByteReader, start: number): undefined {
+    this.needed = reader.missing - start
+    this.expected = Math.max(this.needed, reader.expected - start)
+    return undefined
+  }
+
+  private rawBlock(type: string): NativeBlock | undefined {
+    const arena = this.channel.arena
+    if (arena.length < this.needed) return undefined
+    const reader = this.reader.reset(arena.bytes, arena.start, arena.end)
+    const block = this.blockReader(type).read(reader)
+    if (block === undefined) return this.short(reader, arena.start)
+    arena.consume(reader.offset)
+    this.needed = this.expected = 0
+    return block
+  }
+
+  private compressedBlock(type: string): NativeBlock | undefined {
+    const plain = this.plain
+    const codecs = this.codecs!
+    for (;;) {
+      if (plain.length > 0) {
+        const reader = this.reader.reset(plain.bytes, plain.start, plain.end)
+        const block = this.blockReader(type).read(reader)
+        if (block !== undefined) {
+          plain.consume(reader.offset)
+          if (plain.length !== 0) {
+            // ClickHouse flushes the compressed stream after every block, so a block never
+            // shares a frame with the next one.
+            throw new ProtocolError(`${plain.length} bytes left in a compressed frame after a ${type} block`)
+          }
+          this.needed = this.expected = 0
+          return block
+        }
+        plain.reserve(reader.missing - plain.start)
+      }
+      // More decompressed bytes are needed: take the next whole frame from the socket bytes.
+      const arena = this.channel.arena
+      const frames = this.frameReader.reset(arena.bytes, arena.start, arena.end)
+      const payload = readFrame(frames, codecs, { frameIndex: this.frames })
+      if (payload === undefined) return this.short(frames, arena.start)
+      this.frames++
+      arena.consume(frames.offset)
+      plain.push(payload)
+    }
+  }
+
+  private async waitForInput(): Promise<void> {
+    const channel = this.channel
+    const arena = channel.arena
+    arena.reserve(Math.max(this.expected, this.needed))
+    channel.wanted = Math.max(readAheadBytes, this.expected)
+    do await channel.more()
+    while (arena.length < this.needed || (arena.length < this.expected && !channel.lastReadDrained))
+  }
+}
