@@ -44,7 +44,7 @@ export class NativeStreamDecoder {
     if (block === undefined) {
       this.needed = reader.missing - arena.start
       this.expected = Math.max(this.needed, reader.expected - arena.start)
-      arena.reserve(this.expected)
+      arena.reserve(this.expected, reader.align)
       return undefined
     }
     arena.consume(reader.offset)

@@ -18,6 +18,7 @@ export function fixedWidthBytes(
 ): [ArrayBufferLike, number] | undefined {
   const size = rows * width
   if (!reader.has(size)) {
+    if (!reader.align && reader.missing === reader.offset + size) reader.align = { at: reader.offset, width }
     reader.offset = reader.limit
     return undefined
   }

@@ -33,6 +33,11 @@ export class ByteReader {
    * large block many times, but must still retry at `missing` once the input pauses.
    */
   expected = 0
+  /**
+   * Set by a fixed-width column whose data ran short: where the data starts and the value
+   * width, so the stream layer can make the rest arrive aligned (see InputArena.reserve).
+   */
+  align: { at: number; width: number } | undefined
   private text: TextSource | undefined
 
   constructor(bytes: Uint8Array = new Uint8Array(0), offset = 0, limit = bytes.length) {
@@ -53,6 +58,7 @@ export class ByteReader {
     this.limit = limit
     this.missing = 0
     this.expected = 0
+    this.align = undefined
     return this
   }
 

@@ -6,7 +6,8 @@
  * A socket can read straight into {@link writable} (Node's `onread`), so bytes land where
  * they are decoded with no copy; other sources {@link push} chunks, adopted without a copy
  * when the arena is empty. Only the unconsumed tail of a packet is ever copied, when it
- * must continue in a new buffer.
+ * must continue in a new buffer. {@link reserve} can also place that tail so that a large
+ * fixed-width column still to come lands aligned for a typed-array view.
  */
 export class InputArena {
   private buffer: Uint8Array
@@ -49,17 +50,44 @@ export class InputArena {
    * Makes sure the current buffer can hold `total` bytes from {@link start} in one piece,
    * moving the pending bytes to a larger buffer when it cannot. Call it when a decoder
    * reports that it needs that much.
+   *
+   * With `align`, the decoder also said that fixed-width data of `align.width`-byte values
+   * starts at `align.at` (an offset in {@link bytes}) and has not fully arrived: when only a
+   * little of it is here yet, the pending bytes are moved so that the data lands aligned,
+   * and the column can be a view instead of a copy.
    */
-  reserve(total: number): void {
+  reserve(total: number, align?: { readonly at: number; readonly width: number }): void {
+    if (align && align.width > 1 && !this.adopted) {
+      const misaligned = (this.buffer.byteOffset + align.at) % align.width !== 0
+      const received = this.end - align.at
+      // Moving costs a copy of what is pending; worth it only while most of the data is still to come.
+      if (misaligned && align.at >= this.start && received < 64 * 1024 && received * 4 < total) {
+        this.relocate(total, align)
+        return
+      }
+    }
     if (this.start + total <= this.buffer.length && !this.adopted) return
     if (this.adopted && this.start + total <= this.end) return
-    this.relocate(total)
+    this.relocate(total, align)
   }
 
   /** Free space of at least `min` bytes at {@link end}, for a socket to read into. */
   writable(min = 64 * 1024): Uint8Array {
     if (this.adopted || this.buffer.length - this.end < min) this.relocate(this.length + min)
     return this.buffer.subarray(this.end)
+  }
+
+  /**
+   * Whether `region` is the free space {@link writable} would hand out now. A socket keeps
+   * the region it was given until its next read; if the arena moved meanwhile, the bytes
+   * landed elsewhere and must be {@link push}ed instead of committed.
+   */
+  isWritable(region: Uint8Array): boolean {
+    return (
+      !this.adopted &&
+      region.buffer === this.buffer.buffer &&
+      region.byteOffset === this.buffer.byteOffset + this.end
+    )
   }
 
   /** Records that `n` bytes were written into the region returned by {@link writable}. */
@@ -84,14 +112,38 @@ export class InputArena {
     this.end += size
   }
 
-  private relocate(total: number): void {
+  private relocate(total: number, align?: { readonly at: number; readonly width: number }): void {
     const pending = this.length
-    const size = Math.max(this.chunkSize, total + (total >> 1), pending)
-    const next = new Uint8Array(size)
+    let shift = 0
+    if (align && align.at >= this.start) {
+      // Place the pending bytes so that `align.at` falls on a multiple of the width.
+      shift = (align.width - ((align.at - this.start) % align.width)) % align.width
+    }
+    const size = Math.max(this.chunkSize, total + (total >> 1), pending) + shift
+    const next = allocate(size).subarray(shift)
     if (pending > 0) next.set(this.buffer.subarray(this.start, this.end))
     this.buffer = next
     this.start = 0
     this.end = pending
     this.adopted = false
   }
+}
+
+interface NodeBufferConstructor {
+  allocUnsafeSlow(size: number): Uint8Array
+}
+
+const NodeBuffer = (globalThis as unknown as { Buffer?: NodeBufferConstructor }).Buffer
+
+/**
+ * Memory for received bytes. Everything in it is written before it is read, so Node's
+ * unzeroed allocation is safe and saves clearing megabytes per buffer; elsewhere a plain
+ * (zeroed) Uint8Array. The Buffer is viewed as a plain Uint8Array so decoders see one type.
+ */
+function allocate(size: number): Uint8Array {
+  if (NodeBuffer) {
+    const buffer = NodeBuffer.allocUnsafeSlow(size)
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, size)
+  }
+  return new Uint8Array(size)
 }
