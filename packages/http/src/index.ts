@@ -1,1 +1,29 @@
-export {}
+/**
+ * `@clickwire/http` for browsers, edge runtimes and anything with a WHATWG fetch. Node
+ * gets `index-node.ts` (the `node` export condition), which uses undici; the API is the same.
+ */
+import { portableCompression } from '@clickwire/protocol'
+import { fetchBackend } from './fetch-backend.js'
+import type { HttpTransportOptions } from './http-options.js'
+import { HttpTransport } from './http-transport.js'
+
+export * from './http-exports.js'
+
+/**
+ * Creates a transport for the ClickHouse HTTP interface over the runtime's fetch.
+ *
+ * @example
+ * ```ts
+ * const http = createHttpTransport({ url: 'http://127.0.0.1:8123', simpleRequests: true,
+ *   settings: { add_http_cors_header: 1 } })
+ * for await (const row of (await http.query('SELECT number FROM system.numbers LIMIT 3')).rows()) {
+ *   console.log(row.number) // 0n, 1n, 2n
+ * }
+ * ```
+ */
+export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  return new HttpTransport(options, (_resolved, user) => fetchBackend({ fetch: user.fetch }), {
+    // ZSTD through WebAssembly (no LZ4 outside Node unless codecs are given).
+    loadCodecs: () => portableCompression(),
+  })
+}

@@ -7,6 +7,14 @@ export {
 } from './clickhouse-server.js'
 export { type Direction, type Fault, FaultProxy } from './fault-proxy.js'
 export { freePorts } from './free-port.js'
+export {
+  type ForkProxy,
+  type ForkProxyOptions,
+  type StaleSocketProxy,
+  startForkProxy,
+  startStaleSocketProxy,
+  type TestProxy,
+} from './http-proxies.js'
 export { type ClickHouseCommand, findClientCommand, findServerCommand, installHint } from './server-binary.js'
 export { defaultUsers, type ServerUsers } from './server-config.js'
 export { makeTestCertificates, type TestCertificates } from './tls-certificates.js'

@@ -1,0 +1,142 @@
+import {
+  ByteReader,
+  type CodecContext,
+  type NativeBlock,
+  NativeBlockReader,
+  ProtocolError,
+} from '@clickwire/protocol'
+
+/** Allocates the memory received bytes are gathered in (Node: without zero-filling). */
+export type Allocator = (size: number) => Uint8Array
+
+const defaultAllocator: Allocator = (size) => new Uint8Array(size)
+
+/** A fresh buffer holds at least this much, so relocations stay rare. */
+const bufferSize = 4 << 20
+
+/**
+ * Decodes the Native blocks of an HTTP body (revision 0, no BlockInfo) like protocol's
+ * NativeStreamDecoder, with two changes for how HTTP delivers bytes:
+ *
+ * - Servers cut the body into small HTTP chunks (18.16: 4 KiB), so every byte is copied
+ *   once into a large buffer anyway. At each block boundary the bytes of the next block are
+ *   placed so that the data of its first column starts 8-byte aligned: a UInt64 or Float64
+ *   column then decodes as a view of the buffer instead of a second copy.
+ * - Buffers come from an injected allocator, so Node can skip zero-filling memory that is
+ *   about to be overwritten.
+ *
+ * Bytes never move once a block was decoded from them: decoded columns are views into the
+ * buffer, and an old buffer is freed by the GC once no column refers to it.
+ *
+ * Measured on `SELECT number FROM system.numbers_mt LIMIT 100000000` (800 MB): 1.2 s of
+ * client CPU through this decoder, 2.5 s through NativeStreamDecoder with the chunks kept
+ * aside for the boundary check, whose arena aligns a column only when little of it arrived.
+ */
+export class AlignedNativeDecoder {
+  private buffer: Uint8Array = new Uint8Array(0)
+  /** First byte of the next block. */
+  private start = 0
+  /** End of the received bytes. */
+  private end = 0
+  private readonly reader = new ByteReader()
+  private readonly header = new ByteReader()
+  private readonly blocks: NativeBlockReader
+  private needed = 0
+  private expected = 0
+  /** Whether the block at {@link start} was already placed. */
+  private placed = false
+
+  constructor(
+    context: CodecContext,
+    private readonly allocate: Allocator = defaultAllocator,
+  ) {
+    this.blocks = new NativeBlockReader(context, false)
+  }
+
+  /** Bytes received but not yet decoded. */
+  get buffered(): number {
+    return this.end - this.start
+  }
+
+  /** Up to `max` undecoded bytes from the next block boundary (a view, valid until the next push). */
+  peek(max: number): Uint8Array {
+    return this.buffer.subarray(this.start, Math.min(this.end, this.start + max))
+  }
+
+  push(chunk: Uint8Array): void {
+    const size = chunk.length
+    if (size === 0) return
+    if (this.buffer.length - this.end < size) this.relocate(this.end - this.start + size)
+    this.buffer.set(chunk, this.end)
+    this.end += size
+  }
+
+  /** The next complete block, or undefined when more input is needed (see NativeStreamDecoder). */
+  next(force = false): NativeBlock | undefined {
+    const length = this.end - this.start
+    if (length === 0 || length < this.needed || (!force && length < this.expected)) return undefined
+    if (!this.placed) this.place()
+    const reader = this.reader.reset(this.buffer, this.start, this.end)
+    const block = this.blocks.read(reader)
+    if (block === undefined) {
+      this.needed = reader.missing - this.start
+      this.expected = Math.max(this.needed, reader.expected - this.start)
+      // Room for the whole block (plus alignment) in this buffer, so no attempt starts over in a new one.
+      if (this.start + this.expected + 8 > this.buffer.length) this.relocate(this.expected + 8)
+      return undefined
+    }
+    this.start = reader.offset
+    this.needed = 0
+    this.expected = 0
+    this.placed = false
+    return block
+  }
+
+  /** Call at the end of the input: leftover bytes mean the body was cut inside a block. */
+  finish(): void {
+    if (this.end > this.start) {
+      throw new ProtocolError(
+        `the Native stream ended inside a block: ${this.end - this.start} bytes received, at least ${Math.max(this.needed, this.end - this.start + 1)} needed`,
+      )
+    }
+  }
+
+  /**
+   * Shifts the next block's bytes (only what arrived past the boundary) forward by up to 7
+   * bytes so that its first column's data is 8-byte aligned. Needs its header: the column
+   * and row counts, the first column's name and type.
+   */
+  private place(): void {
+    const header = this.header.reset(this.buffer, this.start, this.end)
+    header.varUInt()
+    const rows = header.varUInt()
+    header.skip(header.varUInt())
+    header.skip(header.varUInt())
+    if (header.short) return
+    this.placed = true
+    if (rows === 0) return
+    const misalignment = (this.buffer.byteOffset + header.offset) & 7
+    if (misalignment === 0) return
+    const shift = 8 - misalignment
+    if (this.end + shift > this.buffer.length) {
+      this.relocate(Math.max(this.expected, this.end - this.start) + 8)
+      this.place()
+      return
+    }
+    this.buffer.copyWithin(this.start + shift, this.start, this.end)
+    this.start += shift
+    this.end += shift
+  }
+
+  /** Moves the undecoded bytes to a new buffer with room for `total` bytes from its start. */
+  private relocate(total: number): void {
+    const pending = this.end - this.start
+    const size = Math.max(bufferSize, total + (total >> 1), pending + 8)
+    const next = this.allocate(size)
+    if (pending > 0) next.set(this.buffer.subarray(this.start, this.end), 0)
+    this.buffer = next
+    this.start = 0
+    this.end = pending
+    this.placed = false
+  }
+}

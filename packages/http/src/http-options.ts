@@ -1,0 +1,236 @@
+import { type CompressionCodecs, type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
+
+/** How credentials reach the server. */
+export type AuthMode =
+  /** `Authorization: Basic` (default). Works on every server, and on forks that renamed the headers. */
+  | 'basic'
+  /** `<prefix>User` / `<prefix>Key` headers (`X-ClickHouse-User`, `X-ClickHouse-Key`). */
+  | 'headers'
+  /** `user` / `password` URL parameters: what browsers must use against 18.16 (no CORS preflight). */
+  | 'url'
+  /** Send none (a proxy in front adds them). */
+  | 'none'
+
+/** Compression of request bodies (inserts). */
+export type RequestCompression =
+  /** ClickHouse compressed frames with LZ4 and `decompress=1`. */
+  | 'lz4'
+  /** ClickHouse compressed frames with ZSTD and `decompress=1`. */
+  | 'zstd'
+  /** `Content-Encoding: gzip`. */
+  | 'gzip'
+
+/** Compression of responses. */
+export type ResponseCompression =
+  /** HTTP `Content-Encoding: gzip` with `enable_http_compression=1`. */
+  | 'gzip'
+  /** HTTP `Content-Encoding: deflate` with `enable_http_compression=1`. */
+  | 'deflate'
+  /**
+   * ClickHouse compressed frames with `compress=1`, where the server gets it right: checked
+   * once per transport (Debian's 18.16 answers an empty body), falling back to none.
+   */
+  | 'frames'
+
+export interface HttpTransportOptions {
+  /** `http(s)://[user[:password]@]host:port[/path]`; credentials in the URL are taken as options. */
+  readonly url: string | URL
+  /** Default `default`. */
+  readonly username?: string | undefined
+  readonly password?: string | undefined
+  /** Default `basic`; `url` when {@link simpleRequests} is on. */
+  readonly auth?: AuthMode | undefined
+  /** Database for unqualified names (the `database` URL parameter). */
+  readonly database?: string | undefined
+  /** ClickHouse settings for every request; per-request settings override them. Names pass through unchanged. */
+  readonly settings?: Settings | undefined
+  /**
+   * A session (`session_id`): settings changed with SET and temporary tables live on between
+   * requests. ClickHouse locks a session while a request uses it: a second request with the
+   * same session id while the first still runs fails with SESSION_IS_LOCKED (code 373), so
+   * run one request at a time per session. The session expires after `sessionTimeoutSeconds`
+   * without requests (server default 60, at most the server's `max_session_timeout`).
+   */
+  readonly sessionId?: string | undefined
+  readonly sessionTimeoutSeconds?: number | undefined
+  /** `session_check=1`: fail if the session does not exist yet instead of creating it. */
+  readonly sessionCheck?: boolean | undefined
+  /** Roles to enable for each request (`role` URL parameters; ClickHouse 20.4+). */
+  readonly roles?: string | readonly string[] | undefined
+  /**
+   * Prefix of every ClickHouse header sent and read: `<prefix>User`, `<prefix>Key`,
+   * `<prefix>Query-Id`, `<prefix>Summary`, `<prefix>Progress`, `<prefix>Exception-Code`,
+   * `<prefix>Exception-Tag`, ... Default `X-ClickHouse-`; forks that renamed their headers
+   * need theirs, e.g. `X-Datastore-`.
+   */
+  readonly headerPrefix?: string | undefined
+  /** Extra headers for every request (not in simple-request mode). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  readonly compression?:
+    | {
+        readonly request?: RequestCompression | readonly RequestCompression[] | false | undefined
+        readonly response?: ResponseCompression | false | undefined
+        /** Block codecs for compressed frames (protocol's `nodeCompression()` / `portableCompression()`). */
+        readonly codecs?: CompressionCodecs | undefined
+      }
+    | undefined
+  /** Longest wait for a TCP/TLS connection (Node only; default 10 s). */
+  readonly connectTimeoutMs?: number | undefined
+  /** Longest time a whole request may take, body included (default: none). */
+  readonly requestTimeoutMs?: number | undefined
+  /** Longest wait for the response headers or the next body chunk (default 5 min; 0 for none). */
+  readonly idleTimeoutMs?: number | undefined
+  /**
+   * How long an unused kept-alive socket stays open (Node only; default 2500 ms). When the
+   * server announces its own limit (`Keep-Alive: timeout=N`), sockets are closed
+   * {@link keepAliveMarginMs} before it, so that a request rarely meets a socket the server
+   * is closing (18.16 closes idle sockets after 3 s).
+   */
+  readonly keepAliveIdleMs?: number | undefined
+  /** Default 1000 ms. */
+  readonly keepAliveMarginMs?: number | undefined
+  /** Most sockets open to the server at once (Node only; default 10). */
+  readonly maxOpenConnections?: number | undefined
+  /** The fetch to use (default the global one); also selects the fetch backend in Node. */
+  readonly fetch?: typeof fetch | undefined
+  /**
+   * Browser mode for servers that answer CORS preflights with an error (18.16 answers 501):
+   * every request is a "simple" one (GET or POST with `Content-Type: text/plain`, no custom
+   * header), credentials and settings go in the URL. Add `add_http_cors_header: 1` to the
+   * settings so the server sends `Access-Control-Allow-Origin`.
+   */
+  readonly simpleRequests?: boolean | undefined
+  /** How values become JS values (64-bit integers, dates, decimals). */
+  readonly mapping?: Partial<ValueMapping> | undefined
+  /**
+   * Placeholders: `auto` (default) sends `param_<name>` to servers that take them and
+   * substitutes typed literals client-side for the others; `server` / `client` force one way.
+   */
+  readonly parameters?: 'auto' | 'server' | 'client' | undefined
+  /** TLS options for `https:` URLs (Node only). */
+  readonly tls?:
+    | {
+        readonly ca?: string | readonly string[] | undefined
+        readonly rejectUnauthorized?: boolean | undefined
+        readonly servername?: string | undefined
+      }
+    | undefined
+  /** Bytes of a response allowed to wait unread before the socket is paused (Node only; default 8 MiB). */
+  readonly highWaterMark?: number | undefined
+}
+
+/** Options with defaults applied and credentials separated from the URL. */
+export interface ResolvedOptions {
+  readonly base: URL
+  readonly username: string
+  readonly password: string
+  readonly auth: AuthMode
+  readonly database: string | undefined
+  readonly settings: Settings
+  readonly sessionId: string | undefined
+  readonly sessionTimeoutSeconds: number | undefined
+  readonly sessionCheck: boolean
+  readonly roles: readonly string[]
+  readonly headerPrefix: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly requestCompression: readonly RequestCompression[]
+  readonly responseCompression: ResponseCompression | undefined
+  readonly codecs: CompressionCodecs | undefined
+  readonly connectTimeoutMs: number
+  readonly requestTimeoutMs: number
+  readonly idleTimeoutMs: number
+  readonly keepAliveIdleMs: number
+  readonly keepAliveMarginMs: number
+  readonly maxOpenConnections: number
+  readonly simpleRequests: boolean
+  readonly mapping: Partial<ValueMapping> | undefined
+  readonly parameters: 'auto' | 'server' | 'client'
+  readonly highWaterMark: number
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!(Number.isFinite(value) && value >= 0))
+    throw new UsageError(`${name} must be a number >= 0, got ${value}`)
+  return value
+}
+
+export function resolveOptions(options: HttpTransportOptions): ResolvedOptions {
+  if (!options || options.url === undefined) throw new UsageError('the HTTP transport needs a url')
+  let base: URL
+  try {
+    base = new URL(String(options.url))
+  } catch {
+    throw new UsageError('the url is not a valid URL')
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new UsageError(`the HTTP transport needs an http: or https: URL, got ${base.protocol}`)
+  }
+  const username = options.username ?? (base.username ? decodeURIComponent(base.username) : 'default')
+  const password = options.password ?? (base.password ? decodeURIComponent(base.password) : '')
+  base.username = ''
+  base.password = ''
+  // Parameters in the URL are kept as defaults for every request.
+  base.hash = ''
+  const simpleRequests = options.simpleRequests ?? false
+  const auth = options.auth ?? (simpleRequests ? 'url' : 'basic')
+  if (simpleRequests && auth !== 'url' && auth !== 'none') {
+    throw new UsageError('simple requests carry no custom headers: use auth "url" (or "none")')
+  }
+  if (!['basic', 'headers', 'url', 'none'].includes(auth)) throw new UsageError(`unknown auth mode ${auth}`)
+  const request = options.compression?.request
+  const requestCompression = request ? (typeof request === 'string' ? [request] : [...request]) : []
+  for (const method of requestCompression) {
+    if (!['lz4', 'zstd', 'gzip'].includes(method))
+      throw new UsageError(`unknown request compression ${method}`)
+  }
+  if (requestCompression.includes('lz4') && requestCompression.includes('zstd')) {
+    throw new UsageError('request compression takes one frame method: lz4 or zstd')
+  }
+  const response = options.compression?.response || undefined
+  if (response !== undefined && !['gzip', 'deflate', 'frames'].includes(response)) {
+    throw new UsageError(`unknown response compression ${response}`)
+  }
+  const roles =
+    options.roles === undefined
+      ? []
+      : typeof options.roles === 'string'
+        ? [options.roles]
+        : [...options.roles]
+  const parameters = options.parameters ?? 'auto'
+  if (!['auto', 'server', 'client'].includes(parameters))
+    throw new UsageError(`unknown parameters mode ${parameters}`)
+  const maxOpenConnections = options.maxOpenConnections ?? 10
+  if (!(Number.isInteger(maxOpenConnections) && maxOpenConnections >= 1)) {
+    throw new UsageError(`maxOpenConnections must be an integer >= 1, got ${maxOpenConnections}`)
+  }
+  const keepAliveMarginMs = options.keepAliveMarginMs ?? 1000
+  if (!Number.isFinite(keepAliveMarginMs)) throw new UsageError('keepAliveMarginMs must be a finite number')
+  return {
+    base,
+    username,
+    password,
+    auth,
+    database: options.database,
+    settings: { ...options.settings },
+    sessionId: options.sessionId,
+    sessionTimeoutSeconds: options.sessionTimeoutSeconds,
+    sessionCheck: options.sessionCheck ?? false,
+    roles,
+    headerPrefix: options.headerPrefix ?? 'X-ClickHouse-',
+    headers: { ...options.headers },
+    requestCompression,
+    responseCompression: response,
+    codecs: options.compression?.codecs,
+    connectTimeoutMs: nonNegative('connectTimeoutMs', options.connectTimeoutMs, 10_000),
+    requestTimeoutMs: nonNegative('requestTimeoutMs', options.requestTimeoutMs, 0),
+    idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs, 300_000),
+    keepAliveIdleMs: nonNegative('keepAliveIdleMs', options.keepAliveIdleMs, 2500),
+    keepAliveMarginMs,
+    maxOpenConnections,
+    simpleRequests,
+    mapping: options.mapping,
+    parameters,
+    highWaterMark: nonNegative('highWaterMark', options.highWaterMark, 8 << 20),
+  }
+}

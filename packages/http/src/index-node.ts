@@ -1,0 +1,35 @@
+/**
+ * `@clickwire/http` for Node (the `node` export condition): requests go through an undici
+ * Pool with keep-alive, unless a `fetch` is given. Same API as the browser entry.
+ */
+import { fetchBackend } from './fetch-backend.js'
+import type { HttpTransportOptions } from './http-options.js'
+import { HttpTransport } from './http-transport.js'
+import { undiciBackend } from './undici-backend-node.js'
+
+export * from './http-exports.js'
+
+/**
+ * Creates a transport for the ClickHouse HTTP interface.
+ *
+ * @example
+ * ```ts
+ * import { createHttpTransport } from '@clickwire/http'
+ *
+ * const http = createHttpTransport({ url: 'http://127.0.0.1:8123', username: 'default' })
+ * const result = await http.query('SELECT number, toString(number) AS s FROM system.numbers LIMIT 3')
+ * for await (const block of result) console.log(block.rows, block.columns[0]!.column.values())
+ * await http.close()
+ * ```
+ */
+export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  return new HttpTransport(
+    options,
+    (resolved, user) =>
+      user.fetch
+        ? fetchBackend({ fetch: user.fetch, streamingUploads: true })
+        : undiciBackend(resolved, user.tls),
+    // LZ4 (native addon) and ZSTD, loaded only when compressed frames are used.
+    { loadCodecs: async () => (await import('@clickwire/protocol/compression-node')).nodeCompression() },
+  )
+}

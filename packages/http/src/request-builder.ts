@@ -1,0 +1,127 @@
+import { registerSecret, type Settings, type SettingValue, UsageError } from '@clickwire/protocol'
+import type { ResolvedOptions } from './http-options.js'
+
+/** What one request is about, besides the transport's options. */
+export interface RequestParts {
+  readonly queryId: string
+  /** Query text sent in the URL (`query=`), e.g. an INSERT whose body is data. */
+  readonly queryInUrl?: string | undefined
+  /** Per-request settings, over the transport's. */
+  readonly settings?: Settings | undefined
+  /** `default_format` for statements without a FORMAT clause. */
+  readonly defaultFormat?: string | undefined
+  /** `param_<name>` fields and other extra URL fields, already as text. */
+  readonly extraFields?: ReadonlyArray<readonly [string, string]> | undefined
+  /** Whether the request belongs to the session (a KILL QUERY or a probe does not). */
+  readonly inSession?: boolean | undefined
+  /** The body is ClickHouse compressed frames (`decompress=1`). */
+  readonly framedBody?: boolean | undefined
+  /** The body is gzip-encoded. */
+  readonly gzipBody?: boolean | undefined
+  /** Ask for a response in compressed frames (`compress=1`). */
+  readonly framedResponse?: boolean | undefined
+  /** Ask for an HTTP-compressed response. */
+  readonly httpCompression?: 'gzip' | 'deflate' | undefined
+  /** The body is binary (an insert) rather than query text. */
+  readonly binaryBody?: boolean | undefined
+  /** `ping` instead of the configured path. */
+  readonly path?: string | undefined
+  /** No query string at all (18.16 serves `/ping` only for the bare path). */
+  readonly bare?: boolean | undefined
+}
+
+function settingText(value: SettingValue): string {
+  if (typeof value === 'boolean') return value ? '1' : '0'
+  return String(value)
+}
+
+/** Base64 of UTF-8 text, without Buffer (runs in browsers). */
+function base64(text: string): string {
+  const bytes = new TextEncoder().encode(text)
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
+/** The `Authorization` value for the options' credentials; registered as a secret. */
+export function basicAuthorization(options: ResolvedOptions): string {
+  const token = base64(`${options.username}:${options.password}`)
+  if (options.password) registerSecret(token)
+  return `Basic ${token}`
+}
+
+/**
+ * The URL and headers of one request. Settings and our own fields go in the query string
+ * (ClickHouse reads every unknown URL field as a setting); credentials go where the auth
+ * mode says. In simple-request mode no custom header is set at all.
+ */
+export function buildRequest(
+  options: ResolvedOptions,
+  parts: RequestParts,
+): { url: string; headers: Record<string, string> } {
+  const url = new URL(parts.path ?? options.base.pathname, options.base)
+  // Fields given in the configured URL stay, ours come after them.
+  const search = new URLSearchParams(options.base.search)
+  if (parts.queryInUrl !== undefined) search.set('query', parts.queryInUrl)
+  search.set('query_id', parts.queryId)
+  if (options.database !== undefined) search.set('database', options.database)
+  if (parts.defaultFormat) search.set('default_format', parts.defaultFormat)
+  const inSession = parts.inSession ?? true
+  if (inSession && options.sessionId !== undefined) {
+    search.set('session_id', options.sessionId)
+    if (options.sessionTimeoutSeconds !== undefined) {
+      search.set('session_timeout', String(options.sessionTimeoutSeconds))
+    }
+    if (options.sessionCheck) search.set('session_check', '1')
+  }
+  for (const role of options.roles) search.append('role', role)
+  const settings = { ...options.settings, ...parts.settings }
+  for (const [name, value] of Object.entries(settings)) {
+    if (value === undefined) continue
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new UsageError(`invalid setting name ${JSON.stringify(name)}`)
+    search.set(name, settingText(value))
+  }
+  if (parts.framedBody) search.set('decompress', '1')
+  if (parts.framedResponse) search.set('compress', '1')
+  if (parts.httpCompression) search.set('enable_http_compression', '1')
+  for (const [key, value] of parts.extraFields ?? []) search.set(key, value)
+
+  const headers: Record<string, string> = {}
+  const prefix = options.headerPrefix
+  switch (options.auth) {
+    case 'basic':
+      headers.authorization = basicAuthorization(options)
+      break
+    case 'headers':
+      headers[`${prefix}User`] = options.username
+      if (options.password) headers[`${prefix}Key`] = options.password
+      break
+    case 'url':
+      search.set('user', options.username)
+      if (options.password) search.set('password', options.password)
+      break
+    case 'none':
+      break
+  }
+  if (options.simpleRequests) {
+    headers['content-type'] = 'text/plain;charset=UTF-8'
+  } else {
+    Object.assign(headers, options.headers)
+    headers['content-type'] = parts.binaryBody ? 'application/octet-stream' : 'text/plain; charset=UTF-8'
+    if (parts.httpCompression) headers['accept-encoding'] = parts.httpCompression
+    if (parts.gzipBody) headers['content-encoding'] = 'gzip'
+  }
+  url.search = parts.bare ? '' : search.toString()
+  return { url: url.toString(), headers }
+}
+
+/** `name` as a backquoted identifier. */
+export function quoteIdentifier(name: string): string {
+  return `\`${name.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``
+}
+
+/** `text` as a single-quoted string literal. */
+export function quoteString(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+}

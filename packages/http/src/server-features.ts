@@ -1,0 +1,36 @@
+/** `major.minor.patch` of a version string such as `18.16.1` or `24.8.4.13`; zeros when unknown. */
+export function parseVersion(version: string): readonly [number, number, number] {
+  const match = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(version.trim())
+  if (!match) return [0, 0, 0]
+  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)]
+}
+
+/** Whether `version` is at least `major.minor`. */
+export function versionAtLeast(version: string, major: number, minor: number): boolean {
+  const [a, b] = parseVersion(version)
+  return a > major || (a === major && b >= minor)
+}
+
+/**
+ * What the HTTP path needs to know about a server, detected once per transport.
+ *
+ * Query parameters (`param_<name>` fields) came with ClickHouse 19; 18.16 rejects them
+ * (`Unknown setting param_x`, checked live). We send them from 20.1 on, a version that
+ * surely has them; older servers and unknown versions (forks that renumbered) get the
+ * placeholders substituted client-side, which gives the same values and types.
+ */
+export interface ServerFeatures {
+  readonly version: string
+  readonly timezone: string
+  readonly displayName: string
+  readonly queryParameters: boolean
+}
+
+export function featuresOf(version: string, timezone: string, displayName: string): ServerFeatures {
+  return {
+    version,
+    timezone,
+    displayName,
+    queryParameters: versionAtLeast(version, 20, 1),
+  }
+}

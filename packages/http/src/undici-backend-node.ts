@@ -1,0 +1,173 @@
+import { Buffer } from 'node:buffer'
+import { Readable } from 'node:stream'
+import { createGunzip, createInflate } from 'node:zlib'
+import { Pool } from 'undici'
+import { BodyQueue } from './body-queue.js'
+import {
+  type BackendRequest,
+  type BackendResponse,
+  type BodyReader,
+  backendFailure,
+  errorCode,
+  type HttpBackend,
+  headersFrom,
+} from './http-backend.js'
+import type { HttpTransportOptions, ResolvedOptions } from './http-options.js'
+
+type Controller = { pause(): void; resume(): void; abort(reason: unknown): void; readonly aborted: boolean }
+
+/**
+ * The Node backend: one undici Pool per transport (keep-alive, at most
+ * `maxOpenConnections` sockets), driven through `dispatch` with a handler of our own, so
+ * response chunks go straight from the HTTP parser into the body queue with no stream
+ * machinery per chunk. The queue pauses the socket while more than `highWaterMark` bytes
+ * wait unread.
+ *
+ * Kept-alive sockets: undici closes an idle socket after `keepAliveIdleMs`, or before the
+ * server's own `Keep-Alive: timeout=N` hint by `keepAliveMarginMs`, so that a request
+ * rarely meets a socket the server is closing; the transport retries the rest.
+ */
+export function undiciBackend(options: ResolvedOptions, tls?: HttpTransportOptions['tls']): HttpBackend {
+  const origin = options.base.origin
+  const pool = new Pool(origin, {
+    connections: options.maxOpenConnections,
+    pipelining: 1,
+    keepAliveTimeout: Math.max(1, options.keepAliveIdleMs),
+    keepAliveMaxTimeout: Math.max(1, options.keepAliveIdleMs),
+    keepAliveTimeoutThreshold: options.keepAliveMarginMs,
+    connect: {
+      timeout: options.connectTimeoutMs || undefined,
+      ...(tls
+        ? {
+            ca: tls.ca as string | string[] | undefined,
+            rejectUnauthorized: tls.rejectUnauthorized,
+            servername: tls.servername,
+          }
+        : {}),
+    },
+  })
+
+  return {
+    name: 'undici',
+    // Every byte is written before it is read: zero-filling would be a wasted pass.
+    allocate(size) {
+      const buffer = Buffer.allocUnsafeSlow(size)
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length)
+    },
+    send(request: BackendRequest): Promise<BackendResponse> {
+      return new Promise((resolve, reject) => {
+        const url = new URL(request.url)
+        let controller: Controller | undefined
+        let responded = false
+        let queue: BodyQueue | undefined
+        const abortReason = () => request.signal.reason ?? new Error('aborted')
+        const onAbort = () => controller?.abort(abortReason())
+        request.signal.addEventListener('abort', onAbort, { once: true })
+        const done = () => request.signal.removeEventListener('abort', onAbort)
+
+        const fail = (error: unknown) => {
+          done()
+          const code = errorCode(error)
+          const timeout =
+            code === 'UND_ERR_CONNECT_TIMEOUT'
+              ? 'connect'
+              : code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+                ? 'idle'
+                : undefined
+          if (!responded) reject(backendFailure('before-response', error, { timeout }))
+          else queue?.fail(backendFailure('body', error, { timeout }))
+        }
+
+        pool.dispatch(
+          {
+            origin,
+            path: `${url.pathname}${url.search}`,
+            method: request.method,
+            headers: request.headers,
+            body: request.body as never,
+            headersTimeout: request.idleTimeoutMs,
+            bodyTimeout: request.idleTimeoutMs,
+            // A streamed body can be read only once: never let undici resend it.
+            idempotent: typeof request.body !== 'object' || request.body instanceof Uint8Array,
+          },
+          {
+            onRequestStart(started: Controller) {
+              controller = started
+              if (request.signal.aborted) started.abort(abortReason())
+            },
+            onResponseStart(
+              started: Controller,
+              statusCode: number,
+              headers: Record<string, string | string[]>,
+            ) {
+              if (statusCode < 200) return
+              responded = true
+              const flow = {
+                pause: () => started.pause(),
+                resume: () => started.resume(),
+                cancel: (reason: unknown) => {
+                  if (!started.aborted) started.abort(reason ?? new Error('cancelled'))
+                },
+              }
+              queue = new BodyQueue(flow, options.highWaterMark)
+              const responseHeaders = headersFrom(headers)
+              const encoding = responseHeaders.get('content-encoding')?.trim().toLowerCase()
+              resolve({
+                status: statusCode,
+                headers: responseHeaders,
+                body: encoding === 'gzip' || encoding === 'deflate' ? decompressed(queue, encoding) : queue,
+              })
+            },
+            onResponseData(_controller: Controller, chunk: Uint8Array) {
+              queue?.push(chunk)
+            },
+            onResponseEnd() {
+              done()
+              queue?.end()
+            },
+            onResponseError(_controller: Controller, error: Error) {
+              fail(error)
+            },
+          } as never,
+        )
+      })
+    },
+    async close() {
+      await pool.close()
+    },
+  }
+}
+
+/** An HTTP-compressed body, inflated with node:zlib as it is read. */
+function decompressed(body: BodyReader, encoding: 'gzip' | 'deflate'): BodyReader {
+  const source = Readable.from(
+    (async function* () {
+      for (;;) {
+        const chunk = await body.read()
+        if (chunk === undefined) return
+        yield chunk
+      }
+    })(),
+    { objectMode: false },
+  )
+  const inflate = encoding === 'gzip' ? createGunzip() : createInflate()
+  source.on('error', (error) => inflate.destroy(error))
+  source.pipe(inflate)
+  const iterator = inflate[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+  return {
+    async read() {
+      try {
+        const step = await iterator.next()
+        return step.done
+          ? undefined
+          : new Uint8Array(step.value.buffer, step.value.byteOffset, step.value.length)
+      } catch (error) {
+        throw error && typeof error === 'object' && 'phase' in error ? error : backendFailure('body', error)
+      }
+    },
+    cancel(reason) {
+      body.cancel(reason)
+      inflate.destroy()
+    },
+  }
+}

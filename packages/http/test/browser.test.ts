@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { extname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+
+const server = inject('clickhouse')
+const chromiumPath = '/usr/bin/chromium'
+const page = fileURLToPath(new URL('./browser/page.ts', import.meta.url))
+
+/** Bundles the page (and with it the browser build of the transport) for browsers. */
+async function bundle(outDir: string): Promise<string> {
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    // The browser conditions: the universal entry, never the node one.
+    resolve: { conditions: ['@clickwire/source', 'browser', 'module', 'import', 'default'] },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      target: 'es2022',
+      lib: { entry: page, formats: ['es'], fileName: () => 'page.js' },
+    },
+  })
+  const files = await readdir(outDir)
+  const code = (
+    await Promise.all(files.filter((f) => f.endsWith('.js')).map((f) => readFile(join(outDir, f), 'utf8')))
+  ).join('\n')
+  return code
+}
+
+const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' }
+
+describe.skipIf(!existsSync(chromiumPath))('the browser build in headless Chromium', () => {
+  let dir: string
+  let code: string
+  let site: Server
+  let siteUrl: string
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'clickwire-browser-'))
+    code = await bundle(join(dir, 'site'))
+    await writeFile(
+      join(dir, 'site', 'index.html'),
+      `<!doctype html><html><head><meta charset="utf-8"><title>clickwire</title></head><body>
+<p id="status">loading</p><p id="version"></p><p id="error"></p>
+<table id="rows"><thead><tr><th>n</th><th>doubled</th><th>text</th></tr></thead><tbody></tbody></table>
+<script type="module" src="./page.js"></script></body></html>`,
+    )
+    site = createServer(async (request, response) => {
+      const path = new URL(request.url ?? '/', 'http://x').pathname
+      const file = join(dir, 'site', path === '/' ? 'index.html' : path.slice(1))
+      try {
+        const body = await readFile(file)
+        response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' })
+        response.end(body)
+      } catch {
+        response.writeHead(404)
+        response.end()
+      }
+    })
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+    const address = site.address()
+    if (!address || typeof address === 'string') throw new Error('no port')
+    siteUrl = `http://127.0.0.1:${address.port}/`
+  }, 120_000)
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => site?.close(() => resolve()))
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+
+  it('the bundle has no Node module and no undici', () => {
+    expect(code).toContain('createHttpTransport')
+    expect(code).not.toMatch(/from\s*["']node:|require\(["']node:|["']node:[a-z_/]+["']/)
+    // Comments may name undici; no code may load it.
+    expect(code).not.toMatch(/from\s*["']undici|import\(\s*["']undici|require\(\s*["']undici/)
+    expect(code).not.toContain('undiciBackend')
+  })
+
+  it('a page queries the server (simple requests, CORS) and shows the rows', async () => {
+    const { user, password } = server.users.password
+    const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: chromiumPath,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-quic',
+        '--disable-sync',
+      ],
+    })
+    try {
+      const tab = await context.newPage()
+      const consoleLines: string[] = []
+      tab.on('console', (message) => consoleLines.push(message.text()))
+      const query = new URLSearchParams({ clickhouse: server.httpUrl, user, password })
+      await tab.goto(`${siteUrl}?${query}`)
+      await tab.waitForFunction(
+        () => document.getElementById('status')?.textContent !== 'loading',
+        undefined,
+        {
+          timeout: 30_000,
+        },
+      )
+      const status = await tab.textContent('#status')
+      expect(status, consoleLines.join('\n')).toBe('done via fetch')
+      const rows = await tab.$$eval('#rows tbody tr', (trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)),
+      )
+      expect(rows).toEqual([
+        ['0', '0', 'é€'],
+        ['1', '2', 'é€'],
+        ['2', '4', 'é€'],
+        ['3', '6', 'é€'],
+        ['4', '8', 'é€'],
+      ])
+      expect(await tab.textContent('#version')).toBe(server.version)
+      expect(await tab.textContent('#error')).toBe('ClickHouseError 60')
+    } finally {
+      await context.close()
+    }
+  }, 90_000)
+})
