@@ -1,0 +1,3 @@
+import { clickwireVitestConfig } from '../../vitest.shared.ts'
+
+export default clickwireVitestConfig()
