@@ -41,6 +41,7 @@ import { NativeResult } from './native-result.js'
 import { finalProgress, progressFromHeaders } from './progress-headers.js'
 import { RawResult } from './raw-result.js'
 import { buildRequest, quoteIdentifier, quoteString, type RequestParts } from './request-builder.js'
+import { describedTypes } from './result-zones.js'
 import { featuresOf, type ServerFeatures } from './server-features.js'
 import { isReadOnlyStatement } from './statement-kind.js'
 
@@ -131,6 +132,7 @@ export class HttpTransport implements Transport {
   #server: Promise<ServerFeatures> | undefined
   #framesWork: Promise<boolean> | undefined
   readonly #schemas = new Map<string, Promise<readonly ColumnMeta[]>>()
+  readonly #described = new Map<string, Promise<readonly string[] | undefined>>()
   #closed = false
   #retries = 0
   readonly #platform: PlatformDefaults
@@ -219,7 +221,24 @@ export class HttpTransport implements Transport {
       bodyError: exchange.bodyError,
       settle: exchange.settle,
       allocate: this.#backend.allocate,
+      describe: () => this.#resultTypes(text, options.signal),
     })
+  }
+
+  /** The type names of a query's result columns (`DESCRIBE TABLE (<query>)`), cached per query text. */
+  #resultTypes(sql: string, signal: AbortSignal | undefined): Promise<readonly string[] | undefined> {
+    let types = this.#described.get(sql)
+    if (!types) {
+      const query = `DESCRIBE TABLE (${sql.replace(/[\s;]+$/, '')}) FORMAT TabSeparated`
+      types = this.queryRaw(query, { signal, retryable: true })
+        .then((raw) => raw.text())
+        .then(describedTypes, () => undefined)
+      if (this.#described.size >= 256) this.#described.clear()
+      this.#described.set(sql, types)
+      // A failed lookup is not cached: the next query tries again.
+      types.then((found) => found ?? this.#described.delete(sql))
+    }
+    return types
   }
 
   /**

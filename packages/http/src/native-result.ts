@@ -19,6 +19,7 @@ import {
   trailerText,
 } from './exception-trailer.js'
 import type { BodyReader } from './http-backend.js'
+import { restoreZones, type ZoneTypes, zonelessDateTimes, zoneTypes } from './result-zones.js'
 
 /** How a result stream reaches the request that produced it. */
 export interface NativeResultSetup {
@@ -36,6 +37,8 @@ export interface NativeResultSetup {
   readonly settle: () => void
   /** Memory for received bytes (the backend's; Node skips zero-filling). */
   readonly allocate?: Allocator | undefined
+  /** The result's real column types, to restore time zones the Native format dropped (see result-zones.ts). */
+  readonly describe?: (() => Promise<readonly string[] | undefined>) | undefined
 }
 
 const notReady = Symbol('not ready')
@@ -73,6 +76,8 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
   private failure: unknown
   private iterating = false
   private settled = false
+  /** Real types of zoneless DateTime columns, once known (see result-zones.ts). */
+  private zones: ZoneTypes | undefined
 
   constructor(private readonly setup: NativeResultSetup) {
     this.queryId = setup.queryId
@@ -160,7 +165,8 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
     if (this.failure !== undefined) throw this.failure
     if (this.done) return undefined
     try {
-      const block = await this.pump()
+      let block = await this.pump()
+      if (block !== undefined) block = await this.withZones(block)
       if (block === undefined) {
         this.done = true
         this.meta ??= []
@@ -179,6 +185,15 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
       this.settle()
       throw error
     }
+  }
+
+  private async withZones(block: NativeBlock): Promise<NativeBlock> {
+    if (this.zones === undefined) {
+      const indexes = zonelessDateTimes(block)
+      const described = indexes.length > 0 && this.setup.describe ? await this.setup.describe() : undefined
+      this.zones = described ? zoneTypes(described, indexes) : new Map()
+    }
+    return restoreZones(block, this.zones, this.setup.context.mapping)
   }
 
   private async pump(): Promise<NativeBlock | undefined> {
