@@ -99,8 +99,6 @@ export interface HttpBackend {
   send(request: BackendRequest): Promise<BackendResponse>
   /** Closes idle connections and refuses new requests. */
   close(): Promise<void>
-  /** Memory for received bytes, when the runtime can skip zero-filling it. */
-  readonly allocate?: ((size: number) => Uint8Array) | undefined
 }
 
 /** Headers from a plain record (undici) or a `Headers` object (fetch). */

@@ -220,7 +220,6 @@ export class HttpTransport implements Transport {
       stop: exchange.stop,
       bodyError: exchange.bodyError,
       settle: exchange.settle,
-      allocate: this.#backend.allocate,
       describe: () => this.#resultTypes(text, options.signal),
     })
   }

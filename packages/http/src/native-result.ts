@@ -3,6 +3,7 @@ import {
   type CodecContext,
   type ColumnMeta,
   type NativeBlock,
+  NativeStreamDecoder,
   type ProfileInfo,
   type Progress,
   ProtocolError,
@@ -10,7 +11,6 @@ import {
   rowObjects,
   UsageError,
 } from '@clickwire/protocol'
-import { AlignedNativeDecoder, type Allocator } from './aligned-native-decoder.js'
 import {
   maxTrailerBytes,
   serverError,
@@ -35,8 +35,6 @@ export interface NativeResultSetup {
   readonly bodyError: (cause: unknown, detail: string) => Error
   /** Called once when the stream is over, however it ended. */
   readonly settle: () => void
-  /** Memory for received bytes (the backend's; Node skips zero-filling). */
-  readonly allocate?: Allocator | undefined
   /** The result's real column types, to restore time zones the Native format dropped (see result-zones.ts). */
   readonly describe?: (() => Promise<readonly string[] | undefined>) | undefined
 }
@@ -48,7 +46,7 @@ type ReadOutcome = Uint8Array | Uint8Array[] | undefined | typeof notReady | { r
 
 /**
  * The blocks of a `FORMAT Native` response, decoded as the body arrives (protocol's
- * NativeBlockReader through {@link AlignedNativeDecoder}, revision 0: no BlockInfo). The body is pulled only when the
+ * NativeBlockReader through protocol's NativeStreamDecoder, revision 0: no BlockInfo). The body is pulled only when the
  * consumer asks for the next block, so the socket is read no faster than blocks are used.
  *
  * At every block boundary the first bytes are checked against the forms a server uses to
@@ -63,7 +61,7 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
   readonly totals: NativeBlock | undefined = undefined
   readonly extremes: NativeBlock | undefined = undefined
   private currentProgress: Progress
-  private readonly decoder: AlignedNativeDecoder
+  private readonly decoder: NativeStreamDecoder
   private boundaryState: TrailerStart | undefined
   /** A trailer seems to start at the block boundary: collect instead of decoding. */
   private suspect = false
@@ -82,7 +80,7 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
   constructor(private readonly setup: NativeResultSetup) {
     this.queryId = setup.queryId
     this.currentProgress = setup.progress
-    this.decoder = new AlignedNativeDecoder(setup.context, setup.allocate)
+    this.decoder = new NativeStreamDecoder(setup.context)
   }
 
   get progress(): Progress {

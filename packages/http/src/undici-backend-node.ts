@@ -1,4 +1,4 @@
-import { Buffer } from 'node:buffer'
+import type { Buffer } from 'node:buffer'
 import { Readable } from 'node:stream'
 import { createGunzip, createInflate } from 'node:zlib'
 import { Pool } from 'undici'
@@ -49,11 +49,6 @@ export function undiciBackend(options: ResolvedOptions, tls?: HttpTransportOptio
 
   return {
     name: 'undici',
-    // Every byte is written before it is read: zero-filling would be a wasted pass.
-    allocate(size) {
-      const buffer = Buffer.allocUnsafeSlow(size)
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length)
-    },
     send(request: BackendRequest): Promise<BackendResponse> {
       return new Promise((resolve, reject) => {
         const url = new URL(request.url)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ProtocolError } from '../errors/protocol-error.js'
 import { ByteWriter } from '../io/byte-writer.js'
 import { context } from '../test-support/codec-checks.js'
+import { defaultValueMapping } from '../types/value-mapping.js'
 import { rowObjects } from './block-rows.js'
 import type { NativeBlock } from './native-block.js'
 import { NativeBlockWriter } from './native-block-writer.js'
@@ -41,7 +42,7 @@ function decodeInChunks(bytes: Uint8Array, size: (index: number) => number): Nat
 
 const flatten = (blocks: NativeBlock[]) => blocks.flatMap((block) => rowObjects(block))
 
-describe('NativeStreamDecoder', () => {
+describe('NativeStreamDecoder alignment', () => {
   const bytes = stream(3, 5)
   const expected = Array.from({ length: 15 }, (_, i) => ({ n: BigInt(i), s: `v${i}` }))
 
@@ -76,5 +77,63 @@ describe('NativeStreamDecoder', () => {
     while (decoder.next(true));
     expect(() => decoder.finish()).toThrow(ProtocolError)
     expect(() => decoder.finish()).toThrow(/ended inside a block/)
+  })
+})
+
+const alignedContext = { revision: 0, timezone: 'UTC', mapping: defaultValueMapping }
+
+function uint64Stream(blocks: number, rows: number, name = 'number'): Uint8Array {
+  const writer = new ByteWriter()
+  const blockWriter = new NativeBlockWriter(alignedContext, false)
+  for (let b = 0; b < blocks; b++) {
+    const values = BigUint64Array.from({ length: rows }, (_, i) => BigInt(b * rows + i))
+    blockWriter.write(writer, [{ name, type: 'UInt64', values }], rows)
+  }
+  return writer.copy()
+}
+
+function decodeAligned(bytes: Uint8Array, size: number): { values: bigint[]; views: number } {
+  const decoder = new NativeStreamDecoder(alignedContext)
+  const values: bigint[] = []
+  let views = 0
+  const take = (force: boolean) => {
+    for (let block = decoder.next(force); block; block = decoder.next(force)) {
+      const column = block.columns[0]!.column.values() as BigUint64Array
+      values.push(...column)
+      // A view of the decoder's buffer, not a copy of its own.
+      if (column.buffer.byteLength > column.byteLength) views++
+    }
+  }
+  for (let at = 0; at < bytes.length; at += size) {
+    decoder.push(bytes.subarray(at, at + size))
+    take(false)
+  }
+  take(true)
+  decoder.finish()
+  return { values, views }
+}
+
+describe('NativeStreamDecoder', () => {
+  it('decodes the same values whatever the chunk size, and UInt64 data as aligned views', () => {
+    // 1-byte to 11-byte names shift the data offset through every residue mod 8.
+    for (const name of ['n', 'number', 'a_longer_n']) {
+      const bytes = uint64Stream(6, 1000, name)
+      const expected = Array.from({ length: 6000 }, (_, i) => BigInt(i))
+      for (const size of [1, 5, 4096, 100_000]) {
+        const { values, views } = decodeAligned(bytes, size)
+        expect(values, `${name} in chunks of ${size}`).toEqual(expected)
+        expect(views, `${name} in chunks of ${size}`).toBe(6)
+      }
+    }
+  })
+
+  it('peeks at the next block boundary and reports a cut stream', () => {
+    const bytes = uint64Stream(2, 10)
+    const decoder = new NativeStreamDecoder(alignedContext)
+    decoder.push(bytes.subarray(0, bytes.length - 1))
+    expect(decoder.next(true)?.rows).toBe(10)
+    expect(decoder.peek(2)).toEqual(Uint8Array.of(1, 10))
+    expect(decoder.next(true)).toBeUndefined()
+    expect(() => decoder.finish()).toThrow(ProtocolError)
   })
 })

@@ -120,7 +120,7 @@ export class InputArena {
       shift = (align.width - ((align.at - this.start) % align.width)) % align.width
     }
     const size = Math.max(this.chunkSize, total + (total >> 1), pending) + shift
-    const next = allocate(size).subarray(shift)
+    const next = allocateBytes(size).subarray(shift)
     if (pending > 0) next.set(this.buffer.subarray(this.start, this.end))
     this.buffer = next
     this.start = 0
@@ -140,7 +140,7 @@ const NodeBuffer = (globalThis as unknown as { Buffer?: NodeBufferConstructor })
  * unzeroed allocation is safe and saves clearing megabytes per buffer; elsewhere a plain
  * (zeroed) Uint8Array. The Buffer is viewed as a plain Uint8Array so decoders see one type.
  */
-function allocate(size: number): Uint8Array {
+export function allocateBytes(size: number): Uint8Array {
   if (NodeBuffer) {
     const buffer = NodeBuffer.allocUnsafeSlow(size)
     return new Uint8Array(buffer.buffer, buffer.byteOffset, size)
