@@ -13,6 +13,7 @@ import {
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
+  isReadOnlyStatement,
   type Progress,
   parseTypeCached,
   type QueryOptions,
@@ -43,7 +44,6 @@ import { RawResult } from './raw-result.js'
 import { buildRequest, quoteIdentifier, quoteString, type RequestParts } from './request-builder.js'
 import { describedTypes } from './result-zones.js'
 import { featuresOf, type ServerFeatures } from './server-features.js'
-import { isReadOnlyStatement } from './statement-kind.js'
 
 /** Options of {@link HttpTransport.queryRaw}. */
 export interface RawQueryOptions extends QueryOptions {
@@ -134,6 +134,8 @@ export class HttpTransport implements Transport {
   readonly #schemas = new Map<string, Promise<readonly ColumnMeta[]>>()
   readonly #described = new Map<string, Promise<readonly string[] | undefined>>()
   #closed = false
+  /** Aborted by close(): best-effort KILL QUERY requests still in flight give up then. */
+  readonly #closing = new AbortController()
   #retries = 0
   readonly #platform: PlatformDefaults
   #codecs: Promise<CompressionCodecs> | undefined
@@ -397,6 +399,7 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    this.#closing.abort()
     await this.#backend.close()
   }
 
@@ -596,7 +599,7 @@ export class HttpTransport implements Transport {
       const exchange = await this.#send(
         { queryId: randomId(), inSession: false, defaultFormat: 'TabSeparated' },
         `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC`,
-        { retryable: false, kill: false, timeoutMs: 10_000 },
+        { retryable: false, kill: false, timeoutMs: 10_000, signal: this.#closing.signal },
       )
       await readAll(exchange.response.body, 64 * 1024).finally(exchange.settle)
     } catch {
@@ -718,7 +721,10 @@ export class HttpTransport implements Transport {
       }
     } catch (error) {
       settle()
-      if (controller.signal.aborted && kill) await this.#kill(queryId)
+      // The caller's timeout or abort is reported now; stopping the query on the server is
+      // best effort and must not hold the error back (on a stalled network it would wait
+      // for the KILL request's own 10 s limit).
+      if (controller.signal.aborted && kill) void this.#kill(queryId)
       throw mapError(error, `${how.method ?? 'POST'} ${options.base.host} failed`)
     }
 

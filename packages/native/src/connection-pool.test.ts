@@ -47,13 +47,13 @@ describe('ConnectionPool', () => {
     const first = await p.acquire()
     const second = await p.acquire()
     const third = p.acquire()
-    expect(p.stats).toEqual({ open: 2, idle: 0, waiting: 1 })
+    expect(p.stats).toEqual({ open: 2, idle: 0, waiting: 1, created: 2 })
     p.release(first)
     expect(await third).toBe(first)
     p.release(second)
     p.release(first)
     expect(made).toHaveLength(2)
-    expect(p.stats).toEqual({ open: 2, idle: 2, waiting: 0 })
+    expect(p.stats).toEqual({ open: 2, idle: 2, waiting: 0, created: 2 })
   })
 
   it('pings a connection idle past the threshold and replaces it when the ping fails', async () => {
@@ -83,7 +83,7 @@ describe('ConnectionPool', () => {
     expect(broken.destroyed).toBe(true)
     const fresh = await waiting
     expect(fresh).not.toBe(broken)
-    expect(p.stats).toEqual({ open: 1, idle: 0, waiting: 0 })
+    expect(p.stats).toEqual({ open: 1, idle: 0, waiting: 0, created: 2 })
   })
 
   it('gives a waiter up on abort or timeout without leaking a slot', async () => {
@@ -94,7 +94,7 @@ describe('ConnectionPool', () => {
     controller.abort(new Error('stop'))
     await expect(aborted).rejects.toBeInstanceOf(AbortError)
     await expect(p.acquire(undefined, 20)).rejects.toBeInstanceOf(TimeoutError)
-    expect(p.stats).toEqual({ open: 1, idle: 0, waiting: 0 })
+    expect(p.stats).toEqual({ open: 1, idle: 0, waiting: 0, created: 1 })
     p.release(held)
     expect(await p.acquire()).toBe(held)
   })
@@ -123,6 +123,6 @@ describe('ConnectionPool', () => {
     advance(1000)
     await new Promise((resolve) => setTimeout(resolve, 400))
     expect(connection.closed).toBe(true)
-    expect(p.stats).toEqual({ open: 0, idle: 0, waiting: 0 })
+    expect(p.stats).toEqual({ open: 0, idle: 0, waiting: 0, created: 1 })
   })
 })

@@ -35,6 +35,7 @@ export class ConnectionPool<C extends Poolable> {
   private readonly waiters: Waiter<C>[] = []
   /** Open connections plus ones being created. */
   private count = 0
+  private created = 0
   private closed = false
   private sweeper: ReturnType<typeof setInterval> | undefined
   private readonly now: () => number
@@ -43,8 +44,9 @@ export class ConnectionPool<C extends Poolable> {
     this.now = options.now ?? Date.now
   }
 
-  get stats(): { open: number; idle: number; waiting: number } {
-    return { open: this.count, idle: this.idle.length, waiting: this.waiters.length }
+  /** Connections open (or being opened), idle in the pool, requests waiting, and connections opened in total. */
+  get stats(): { open: number; idle: number; waiting: number; created: number } {
+    return { open: this.count, idle: this.idle.length, waiting: this.waiters.length, created: this.created }
   }
 
   /** A connection for one request; give it back with {@link release}. */
@@ -113,6 +115,7 @@ export class ConnectionPool<C extends Poolable> {
     this.count++
     try {
       const connection = await this.options.create(signal)
+      this.created++
       connection.lastUsed = this.now()
       return connection
     } catch (error) {

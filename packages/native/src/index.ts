@@ -1,6 +1,6 @@
 export { ConnectionPool, type Poolable, type PoolOptions } from './connection-pool.js'
 export { HostSelector } from './host-selector.js'
-export { type ConnectedServer, clientVersion, NativeConnection } from './native-connection.js'
+export { type ConnectedServer, NativeConnection } from './native-connection.js'
 export {
   type CompressionMethod,
   type HostAddress,
@@ -8,6 +8,7 @@ export {
   type NativeOptions,
   type NativeTlsOptions,
   nativeDefaults,
+  nativeOptionsFromUrl,
   type ParsedNativeUrl,
   parseNativeUrl,
 } from './native-options.js'
@@ -18,3 +19,4 @@ export {
   type NativeTransportOptions,
   quoteTableName,
 } from './native-transport.js'
+export { clientVersion, type PreparedQuery, prepareQuery } from './query-request.js'

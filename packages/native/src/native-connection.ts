@@ -1,4 +1,3 @@
-import { hostname, userInfo } from 'node:os'
 import {
   AbortError,
   ByteWriter,
@@ -10,24 +9,20 @@ import {
   clientRevision,
   encodeAddendum,
   FrameWriter,
-  initialClientInfo,
   NativeBlockWriter,
   negotiatedRevision,
   ProtocolError,
   pingCodec,
-  queryCodec,
   Revision,
   type ServerInfo,
-  type ServerPacket,
+  type SettingValue,
   TimeoutError,
 } from '@clickwire/protocol'
 import type { Poolable } from './connection-pool.js'
 import type { HostAddress, NativeOptions } from './native-options.js'
 import { type IncomingPacket, PacketPump } from './packet-pump.js'
+import { clientVersion, writeQueryRequest } from './query-request.js'
 import { SocketChannel } from './socket-channel.js'
-
-/** The version clickwire reports in Hello and ClientInfo. */
-export const clientVersion = { major: 1, minor: 0, patch: 0 } as const
 
 /** What a connection knows about the server after the handshake. */
 export interface ConnectedServer extends ServerInfo {
@@ -42,6 +37,8 @@ type State = 'idle' | 'busy' | 'broken' | 'closed'
  */
 export class NativeConnection implements Poolable {
   lastUsed = 0
+  /** Requests begun on this connection; more than 1 means it was reused from the pool. */
+  requests = 0
   private state: State = 'idle'
   readonly pump: PacketPump
   readonly context: CodecContext
@@ -68,12 +65,17 @@ export class NativeConnection implements Poolable {
     codecs: CompressionCodecs | undefined,
     signal?: AbortSignal,
   ): Promise<NativeConnection> {
+    // One deadline for TCP, TLS and the Hello exchange together.
+    const started = performance.now()
     const channel = await SocketChannel.open({
       host: host.host,
       port: host.port,
       tls: options.tls ? { ...options.tls, ca: options.tls.ca as never } : undefined,
       connectTimeoutMs: options.connectTimeoutMs,
       signal,
+      readAheadBytes: options.readAheadBytes,
+      readBufferSize: options.readBufferBytes,
+      receiveTimeoutMs: options.receiveTimeoutMs,
     })
     try {
       const writer = new ByteWriter(256)
@@ -97,8 +99,19 @@ export class NativeConnection implements Poolable {
         { revision: 0, timezone: 'UTC', mapping: options.mapping },
         undefined,
       )
-      const hello = await withTimeout(pump.next(), options.connectTimeoutMs, 'connect', signal, () =>
-        channel.destroy(),
+      const remaining = Math.max(1, options.connectTimeoutMs - (performance.now() - started))
+      const hello = await withTimeout(
+        pump.next(),
+        remaining,
+        'connect',
+        signal,
+        () => channel.destroy(),
+        () =>
+          new TimeoutError(
+            'connect',
+            options.connectTimeoutMs,
+            `connecting to ${channel.address} timed out after ${options.connectTimeoutMs} ms (no Hello from the server)`,
+          ),
       )
       if (hello.type === 'Exception') throw hello.error
       if (hello.type !== 'Hello') throw new ProtocolError(`expected the server Hello, got ${hello.type}`)
@@ -136,6 +149,7 @@ export class NativeConnection implements Poolable {
   begin(): void {
     if (this.state !== 'idle') throw new ProtocolError(`the connection is ${this.state}`)
     this.state = 'busy'
+    this.requests++
     this.channel.ref(true)
     this.pump.reset()
   }
@@ -166,29 +180,17 @@ export class NativeConnection implements Poolable {
   async sendQuery(input: {
     queryId: string
     sql: string
-    settings: readonly { name: string; value: string | number | bigint | boolean }[]
+    settings: readonly { name: string; value: SettingValue }[]
     parameters: readonly { name: string; value: string }[]
   }): Promise<void> {
     const writer = this.writer.reset()
-    const options = this.options
-    queryCodec.encode(
+    writeQueryRequest(
       writer,
       {
-        queryId: input.queryId,
-        clientInfo: initialClientInfo({
-          clientName: options.clientName,
-          versionMajor: clientVersion.major,
-          versionMinor: clientVersion.minor,
-          versionPatch: clientVersion.patch,
-          revision: clientRevision,
-          osUser: osUser(),
-          hostname: hostname(),
-          quotaKey: options.quotaKey,
-        }),
-        settings: input.settings,
+        ...input,
         compression: this.codecs !== undefined,
-        query: input.sql,
-        parameters: input.parameters,
+        clientName: this.options.clientName,
+        quotaKey: this.options.quotaKey,
       },
       this.revision,
     )
@@ -279,18 +281,15 @@ export class NativeConnection implements Poolable {
     this.state = 'closed'
     this.channel.destroy()
   }
-}
 
-let cachedOsUser: string | undefined
-function osUser(): string {
-  if (cachedOsUser === undefined) {
-    try {
-      cachedOsUser = userInfo().username
-    } catch {
-      cachedOsUser = ''
-    }
+  toString(): string {
+    return `NativeConnection(${this.channel.address}, ${this.state}, revision ${this.revision})`
   }
-  return cachedOsUser
+
+  // The options hold the password: never print them.
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString()
+  }
 }
 
 /** Races a promise against a timeout and a signal; on either, runs `onFail` (e.g. closes the socket). */
@@ -300,6 +299,7 @@ export async function withTimeout<T>(
   what: string,
   signal: AbortSignal | undefined,
   onFail: () => void,
+  timeoutError: () => Error = () => new TimeoutError(what, timeoutMs),
 ): Promise<T> {
   if (timeoutMs <= 0 && !signal) return promise
   // The loser of the race may still reject later (the socket is closed on failure): that
@@ -314,7 +314,7 @@ export async function withTimeout<T>(
         if (timeoutMs > 0) {
           timer = setTimeout(() => {
             onFail()
-            reject(new TimeoutError(what, timeoutMs))
+            reject(timeoutError())
           }, timeoutMs)
         }
         if (signal) {
@@ -331,9 +331,4 @@ export async function withTimeout<T>(
     if (timer) clearTimeout(timer)
     if (onAbort) signal?.removeEventListener('abort', onAbort)
   }
-}
-
-/** Whether a packet ends a request cleanly. */
-export function endsRequest(packet: ServerPacket | IncomingPacket): boolean {
-  return packet.type === 'EndOfStream' || packet.type === 'Exception'
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseNativeUrl } from './native-options.js'
+import { nativeOptionsFromUrl, parseNativeUrl } from './native-options.js'
+import { createNativeTransport } from './native-transport.js'
 
 describe('parseNativeUrl', () => {
   it('reads credentials, several hosts, database and parameters', () => {
@@ -32,5 +33,60 @@ describe('parseNativeUrl', () => {
     )
     expect(() => parseNativeUrl('clickhouse://u:secret@h:99999')).toThrow('invalid port in "h:99999"')
     expect(() => parseNativeUrl('clickhouse:///db')).toThrow('names no host')
+  })
+})
+
+describe('nativeOptionsFromUrl', () => {
+  it('splits our options from ClickHouse settings and turns on TLS for clickhouses://', () => {
+    expect(
+      nativeOptionsFromUrl(
+        'clickhouses://u:p%40ss@h1,h2:9441/db?hostStrategy=round-robin&maxConnections=4&compression=zstd&max_threads=2&send_logs_level=error',
+      ),
+    ).toEqual({
+      hosts: [
+        { host: 'h1', port: 9440 },
+        { host: 'h2', port: 9441 },
+      ],
+      username: 'u',
+      password: 'p@ss',
+      database: 'db',
+      tls: {},
+      hostStrategy: 'round-robin',
+      maxConnections: 4,
+      compression: 'zstd',
+      settings: { max_threads: '2', send_logs_level: 'error' },
+    })
+    expect(nativeOptionsFromUrl('clickhouse://localhost')).toEqual({
+      hosts: [{ host: 'localhost', port: 9000 }],
+    })
+    expect(() => nativeOptionsFromUrl('clickhouse://h?connectTimeoutMs=soon')).toThrow(
+      'URL parameter connectTimeoutMs must be a number, got "soon"',
+    )
+  })
+
+  it('gives createNativeTransport its options, with explicit ones on top, and checks them', () => {
+    const native = createNativeTransport(
+      'clickhouse://u:secret-pass@h:9001/db?max_threads=2&insertBlockRows=1000',
+      {
+        settings: { max_threads: 3, extremes: 1 },
+        insertBlockRows: 500,
+      },
+    )
+    expect(native.options).toMatchObject({
+      hosts: [{ host: 'h', port: 9001 }],
+      username: 'u',
+      database: 'db',
+      insertBlockRows: 500,
+      settings: { max_threads: 3, extremes: 1 },
+      compression: 'lz4',
+    })
+    expect(String(native)).toBe('NativeTransport(clickhouse://u@h:9001/db)')
+    expect(() => createNativeTransport('clickhouse://h?compression=gzip')).toThrow(
+      'compression must be lz4, zstd or none, got gzip',
+    )
+    expect(() => createNativeTransport({ hosts: [{ host: 'h', port: 1 }], maxConnections: 0 })).toThrow(
+      'maxConnections must be a positive integer, got 0',
+    )
+    expect(() => createNativeTransport({ hosts: [] })).toThrow('the native transport needs at least one host')
   })
 })

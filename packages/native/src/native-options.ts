@@ -42,9 +42,16 @@ export interface NativeOptions {
   readonly zstdLevel: number
   /** Settings sent with every query. */
   readonly settings: Settings
+  /** Limit for opening a connection: TCP connect, TLS and the Hello exchange together. */
   readonly connectTimeoutMs: number
-  /** Default limit for a whole query (0: none). */
+  /** Default limit for a whole request, including the wait for a free connection (0: none). */
   readonly queryTimeoutMs: number
+  /**
+   * Longest wait for the next bytes from the server while a request waits for them (0:
+   * none). A healthy server sends Progress every `interactive_delay` (100 ms) while a query
+   * runs, so only a stalled connection or a silent statement (a long DDL) gets this quiet.
+   */
+  readonly receiveTimeoutMs: number
   /** Idle connections are closed after this long in the pool. */
   readonly idleTimeoutMs: number
   /** Connections idle longer than this are pinged before reuse. */
@@ -54,9 +61,11 @@ export interface NativeOptions {
   readonly hostStrategy: HostStrategy
   /** How long a host that failed is skipped. */
   readonly hostCooldownMs: number
-  /** Blocks read ahead of the consumer before the socket is paused. */
-  readonly readAheadBlocks: number
-  /** Rows per block for inserts. */
+  /** Bytes received ahead of the consumer before the socket is paused (at least one block is always read whole). */
+  readonly readAheadBytes: number
+  /** Size of the buffers received bytes land in (and blocks are decoded from); grown for larger packets. */
+  readonly readBufferBytes: number
+  /** Rows per block for inserts: larger batches from the producer are cut to this size. */
   readonly insertBlockRows: number
   readonly mapping: ValueMapping
 }
@@ -71,12 +80,14 @@ export const nativeDefaults = {
   zstdLevel: 1,
   connectTimeoutMs: 10_000,
   queryTimeoutMs: 0,
+  receiveTimeoutMs: 300_000,
   idleTimeoutMs: 60_000,
   pingAfterIdleMs: 5_000,
   maxConnections: 10,
   hostStrategy: 'in-order',
   hostCooldownMs: 30_000,
-  readAheadBlocks: 4,
+  readAheadBytes: 16 << 20,
+  readBufferBytes: 4 << 20,
   insertBlockRows: 65_536,
 } as const satisfies Partial<NativeOptions>
 
@@ -127,4 +138,87 @@ export function parseNativeUrl(url: string): ParsedNativeUrl {
   const parameters: Record<string, string> = {}
   for (const [key, value] of new URLSearchParams(query ?? '')) parameters[key] = value
   return { hosts, secure: protocol === 'clickhouses:', username, password, database, parameters }
+}
+
+/** URL parameters that are our options, and how to read each; every other parameter is a ClickHouse setting. */
+const urlOptions = {
+  compression: (value: string) => value,
+  zstdLevel: Number,
+  connectTimeoutMs: Number,
+  queryTimeoutMs: Number,
+  receiveTimeoutMs: Number,
+  idleTimeoutMs: Number,
+  pingAfterIdleMs: Number,
+  maxConnections: Number,
+  hostStrategy: (value: string) => value,
+  hostCooldownMs: Number,
+  readAheadBytes: Number,
+  readBufferBytes: Number,
+  insertBlockRows: Number,
+  clientName: (value: string) => value,
+  quotaKey: (value: string) => value,
+} as const satisfies Record<string, (value: string) => unknown>
+
+/**
+ * The transport options a `clickhouse://` URL gives: hosts, credentials, database, TLS for
+ * `clickhouses://` (certificate verification on), our options from camelCase parameters,
+ * and every other parameter as a ClickHouse setting.
+ *
+ * @example
+ * ```ts
+ * nativeOptionsFromUrl('clickhouse://u:p@h1,h2:9001/db?hostStrategy=round-robin&max_threads=2')
+ * // { hosts: [{ host: 'h1', port: 9000 }, { host: 'h2', port: 9001 }], username: 'u', password: 'p',
+ * //   database: 'db', tls: undefined, hostStrategy: 'round-robin', settings: { max_threads: '2' } }
+ * ```
+ */
+export function nativeOptionsFromUrl(
+  url: string,
+): { hosts: HostAddress[] } & Partial<Omit<NativeOptions, 'hosts'>> {
+  const parsed = parseNativeUrl(url)
+  const options: Record<string, unknown> = {
+    hosts: parsed.hosts,
+    username: parsed.username,
+    password: parsed.password,
+    database: parsed.database,
+    tls: parsed.secure ? {} : undefined,
+  }
+  const settings: Record<string, string> = {}
+  for (const [name, value] of Object.entries(parsed.parameters)) {
+    const read = (urlOptions as Record<string, (value: string) => unknown>)[name]
+    if (!read) settings[name] = value
+    else {
+      const option = read(value)
+      if (typeof option === 'number' && !Number.isFinite(option))
+        throw new UsageError(`URL parameter ${name} must be a number, got "${value}"`)
+      options[name] = option
+    }
+  }
+  if (Object.keys(settings).length > 0) options.settings = settings
+  for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key]
+  return options as { hosts: HostAddress[] } & Partial<Omit<NativeOptions, 'hosts'>>
+}
+
+/** Checks the options a caller may get wrong; throws UsageError naming the option. */
+export function checkNativeOptions(options: NativeOptions): void {
+  if (!['lz4', 'zstd', 'none'].includes(options.compression))
+    throw new UsageError(`compression must be lz4, zstd or none, got ${String(options.compression)}`)
+  if (!['in-order', 'round-robin', 'random'].includes(options.hostStrategy))
+    throw new UsageError(
+      `hostStrategy must be in-order, round-robin or random, got ${String(options.hostStrategy)}`,
+    )
+  for (const name of ['maxConnections', 'insertBlockRows', 'readAheadBytes', 'readBufferBytes'] as const) {
+    if (!Number.isInteger(options[name]) || options[name] < 1)
+      throw new UsageError(`${name} must be a positive integer, got ${String(options[name])}`)
+  }
+  for (const name of [
+    'connectTimeoutMs',
+    'queryTimeoutMs',
+    'receiveTimeoutMs',
+    'idleTimeoutMs',
+    'pingAfterIdleMs',
+    'hostCooldownMs',
+  ] as const) {
+    if (!(options[name] >= 0)) throw new UsageError(`${name} must be 0 or more, got ${String(options[name])}`)
+  }
+  if (!(options.connectTimeoutMs > 0)) throw new UsageError('connectTimeoutMs must be more than 0')
 }

@@ -11,6 +11,7 @@ import {
   type QueryEvents,
   type ServerLogEntry,
   TimeoutError,
+  UsageError,
 } from '@clickwire/protocol'
 import type { NativeConnection } from './native-connection.js'
 import type { IncomingPacket } from './packet-pump.js'
@@ -56,9 +57,13 @@ export function logEntries(block: NativeBlock): ServerLogEntry[] {
  * The result stream of one query on one connection. Blocks are read from the socket only
  * as the consumer asks (the socket itself reads a bounded amount ahead), so memory stays
  * bounded whatever the result size. Progress, ProfileInfo, Totals, Extremes, server logs
- * and ProfileEvents go to the callbacks as they arrive. Cancel (an abort, a timeout,
- * breaking out of the loop) sends Cancel and drains to the end of the query, so the
- * connection can be reused; when the server does not wind down in time it is dropped.
+ * and ProfileEvents go to the callbacks as they arrive.
+ *
+ * Stopping (an abort, the query timeout, {@link cancel}, breaking out of the loop) sends
+ * Cancel and drains the rest of the query in the background, so the connection goes back
+ * to the pool usable; a server that does not wind down within 5 s loses the connection.
+ * An abort or timeout fails a consumer waiting for the next block at once, without waiting
+ * for the drain.
  */
 export class NativeQueryStream implements BlockStream {
   progress: Progress = emptyProgress
@@ -66,13 +71,15 @@ export class NativeQueryStream implements BlockStream {
   totals: NativeBlock | undefined
   extremes: NativeBlock | undefined
   private header: readonly ColumnMeta[] | undefined
-  /** A block read while looking for the header, not yet handed out. */
-  private pending: NativeBlock | undefined
+  /** Blocks read while looking for the header or the first packet, not yet handed out. */
+  private readonly pending: NativeBlock[] = []
   private ended = false
   private failure: Error | undefined
-  /** Serialises packet reads between the consumer and a cancel. */
+  /** Serialises packet reads between the consumer and a drain: every packet read is applied. */
   private reading: Promise<unknown> = Promise.resolve()
   private cancelling: Promise<void> | undefined
+  /** Fails the consumer's current wait (set while it waits). */
+  private interrupt: ((error: Error) => void) | undefined
   private timer: ReturnType<typeof setTimeout> | undefined
   private readonly onAbort: (() => void) | undefined
 
@@ -82,28 +89,56 @@ export class NativeQueryStream implements BlockStream {
     private readonly events: QueryEvents,
     private readonly release: (connection: NativeConnection) => void,
     private readonly signal: AbortSignal | undefined,
+    /** Time left for the query (0: no limit). */
     timeoutMs: number,
+    /** The limit as the caller set it, for the error message. */
+    limitMs = timeoutMs,
+    /** The statement is an INSERT: a header block then means the server waits for rows. */
+    private readonly insertStatement = false,
   ) {
     if (signal) {
       this.onAbort = () => void this.stop(new AbortError(signal.reason, `query ${queryId} was aborted`))
-      signal.addEventListener('abort', this.onAbort, { once: true })
+      if (signal.aborted) queueMicrotask(this.onAbort)
+      else signal.addEventListener('abort', this.onAbort, { once: true })
     }
     if (timeoutMs > 0) {
       this.timer = setTimeout(
         () =>
           void this.stop(
-            new TimeoutError('query', timeoutMs, `query ${queryId} ran longer than ${timeoutMs} ms`),
+            new TimeoutError('query', limitMs, `query ${queryId} ran longer than ${limitMs} ms`),
           ),
         timeoutMs,
       )
     }
   }
 
+  /** The host the query runs on. */
+  get host(): string {
+    return this.connection.channel.address
+  }
+
+  /** Whether the server has answered yet (any packet). False means the request may never have reached it. */
+  get answered(): boolean {
+    return this.connection.pump.received > 0
+  }
+
+  /**
+   * Waits for the server's first answer (the header block, progress, or an error), so a
+   * query the server refuses fails here. Blocks read meanwhile are kept for the consumer.
+   */
+  async started(): Promise<void> {
+    while (!this.ended && !this.answered) {
+      const block = await this.step()
+      if (block) this.pending.push(block)
+    }
+    if (this.failure) throw this.failure
+  }
+
   /** Result columns: read up to the header block (or the end, for statements without a result). */
   async columns(): Promise<readonly ColumnMeta[]> {
     while (this.header === undefined && !this.ended) {
       const block = await this.step()
-      if (block) this.pending = block
+      if (block) this.pending.push(block)
     }
     if (this.failure) throw this.failure
     return this.header ?? []
@@ -112,11 +147,7 @@ export class NativeQueryStream implements BlockStream {
   async *[Symbol.asyncIterator](): AsyncGenerator<NativeBlock, void, undefined> {
     let finished = false
     try {
-      if (this.pending) {
-        const first = this.pending
-        this.pending = undefined
-        yield first
-      }
+      for (let block = this.pending.shift(); block; block = this.pending.shift()) yield block
       for (;;) {
         const block = await this.step()
         if (block === undefined) break
@@ -124,8 +155,9 @@ export class NativeQueryStream implements BlockStream {
       }
       finished = true
     } finally {
-      // Breaking out early (or an error from the consumer) stops the query.
-      if (!finished && !this.ended) await this.cancel()
+      // Breaking out early (or an error from the consumer) stops the query and waits until
+      // the connection is clean; an abort or timeout already stops it in the background.
+      if (!finished && !this.ended && !this.cancelling) await this.cancel()
     }
   }
 
@@ -139,20 +171,68 @@ export class NativeQueryStream implements BlockStream {
     for (;;) {
       if (this.failure) throw this.failure
       if (this.ended) return undefined
-      const packet = await this.read()
-      const block = this.handle(packet)
+      const block = await this.interruptible(this.pull())
       if (this.failure) throw this.failure
       if (block) return block
     }
   }
 
-  private read(): Promise<IncomingPacket> {
-    const next = this.reading.then(() => this.connection.receive())
-    this.reading = next.catch(() => {})
-    return next.catch((error: Error) => {
-      this.end(error, false)
-      throw this.failure ?? error
+  private interruptible<T>(promise: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.interrupt = reject
+      promise.then(resolve, reject)
+    }).finally(() => {
+      this.interrupt = undefined
     })
+  }
+
+  /** Reads and applies the next packet (after any read already queued). */
+  private pull(): Promise<NativeBlock | undefined> {
+    const next = this.reading.then(() => this.pullOne())
+    this.reading = next.catch(() => {})
+    return next
+  }
+
+  private async pullOne(): Promise<NativeBlock | undefined> {
+    if (this.ended) return undefined
+    let packet: IncomingPacket
+    try {
+      packet = await this.connection.receive()
+    } catch (error) {
+      this.end(error as Error, false)
+      return undefined
+    }
+    if (
+      this.insertStatement &&
+      packet.type === 'Data' &&
+      this.header === undefined &&
+      packet.block.rows === 0 &&
+      packet.block.columns.length > 0
+    ) {
+      return this.refuseInlineRows()
+    }
+    return this.handle(packet)
+  }
+
+  /**
+   * An INSERT sent as a query: the server answered with the table's header and waits for
+   * the rows as blocks (18.16 does not read rows written inline after VALUES over the native
+   * protocol; clickhouse-client parses them itself). Ending the data right away keeps the
+   * connection in sync; the statement inserted nothing, so it must not look like success.
+   */
+  private async refuseInlineRows(): Promise<undefined> {
+    this.header = []
+    try {
+      await this.connection.sendData('', [], 0)
+      while (!this.ended) this.handle(await this.connection.receive())
+    } catch (error) {
+      this.end(error as Error, false)
+      return undefined
+    }
+    this.failure ??= new UsageError(
+      'this server reads the rows of an INSERT only as data blocks over the native protocol, not inline in the SQL: pass them to insert(table, rows), or use INSERT ... SELECT',
+    )
+    return undefined
   }
 
   /** Applies one packet; returns a block for the consumer, if it is one. */
@@ -199,7 +279,6 @@ export class NativeQueryStream implements BlockStream {
         return undefined
       default: {
         const error = new ProtocolError(`unexpected ${packet.type} packet during a query`)
-        this.connection.fail(error)
         this.end(error, false)
         return undefined
       }
@@ -223,15 +302,23 @@ export class NativeQueryStream implements BlockStream {
     if (this.ended) return Promise.resolve()
     if (this.cancelling) return this.cancelling
     this.failure = reason
+    this.interrupt?.(reason)
     this.cancelling = (async () => {
       const deadline = setTimeout(() => {
-        this.connection.fail(new TimeoutError('cancel', drainTimeoutMs))
+        this.connection.fail(
+          new TimeoutError(
+            'cancel',
+            drainTimeoutMs,
+            `query ${this.queryId} did not stop within ${drainTimeoutMs} ms`,
+          ),
+        )
       }, drainTimeoutMs)
       try {
         await this.connection.sendCancel()
-        while (!this.ended) this.handle(await this.read())
+        while (!this.ended) await this.pull()
       } catch {
-        // A broken connection also ends the query; end() already ran in read().
+        // A failed send already broke the connection; the pending read ends the query.
+        while (!this.ended) await this.pull()
       } finally {
         clearTimeout(deadline)
       }

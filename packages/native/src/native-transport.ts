@@ -3,27 +3,19 @@ import {
   AbortError,
   type BlockStream,
   ClickHouseError,
-  type ColumnMeta,
   type CompressionCodecs,
   ConnectionError,
-  emptyProgress,
+  firstKeyword,
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
-  NativeBlockWriter,
   type Progress,
-  ProtocolError,
-  parseColumnsDescription,
   type QueryOptions,
   type RequestOptions,
-  Revision,
-  redactSecrets,
   registerSecret,
   resolveValueMapping,
   type ServerInfo,
   type Settings,
-  serverParameters,
-  substituteParameters,
   TimeoutError,
   type Transport,
   UsageError,
@@ -32,8 +24,17 @@ import { loadCompression } from './compression-loader.js'
 import { ConnectionPool } from './connection-pool.js'
 import { HostSelector } from './host-selector.js'
 import { NativeConnection, withTimeout } from './native-connection.js'
-import { type HostAddress, type NativeOptions, nativeDefaults } from './native-options.js'
-import { addProgress, NativeQueryStream, withQueryId } from './native-query-stream.js'
+import { runInsert } from './native-insert.js'
+import {
+  checkNativeOptions,
+  type HostAddress,
+  type NativeOptions,
+  nativeDefaults,
+  nativeOptionsFromUrl,
+} from './native-options.js'
+import { NativeQueryStream } from './native-query-stream.js'
+import { type PreparedQuery, prepareQuery } from './query-request.js'
+import { TimeBudget } from './time-budget.js'
 
 /** Options of {@link createNativeTransport}; everything but `hosts` has a default. */
 export type NativeTransportOptions = { readonly hosts: readonly HostAddress[] } & {
@@ -89,6 +90,7 @@ export class NativeTransport implements Transport {
       tls: options.tls,
       mapping: resolveValueMapping(options.mapping),
     } as NativeOptions
+    checkNativeOptions(this.options)
     registerSecret(this.options.password)
     this.hosts = new HostSelector(this.options.hosts, this.options.hostStrategy, this.options.hostCooldownMs)
     this.pool = new ConnectionPool({
@@ -100,12 +102,15 @@ export class NativeTransport implements Transport {
   }
 
   /** Pool counters, for tests and monitoring. */
-  get poolStats(): { open: number; idle: number; waiting: number } {
+  get poolStats(): { open: number; idle: number; waiting: number; created: number } {
     return this.pool.stats
   }
 
   private compression(): Promise<CompressionCodecs | undefined> {
-    this.codecs ??= this.options.compression === 'none' ? Promise.resolve(undefined) : loadCompression()
+    this.codecs ??=
+      this.options.compression === 'none'
+        ? Promise.resolve(undefined)
+        : loadCompression(this.options.zstdLevel)
     return this.codecs
   }
 
@@ -132,9 +137,9 @@ export class NativeTransport implements Transport {
     throw new ConnectionError(`no host answered: ${errors.join('; ')}`, { cause: last })
   }
 
-  private async acquire(signal: AbortSignal | undefined): Promise<NativeConnection> {
+  private async acquire(signal: AbortSignal | undefined, timeoutMs: number): Promise<NativeConnection> {
     if (this.closed) throw new UsageError('the transport is closed')
-    return this.pool.acquire(signal, this.options.connectTimeoutMs * 3)
+    return this.pool.acquire(signal, timeoutMs)
   }
 
   private release = (connection: NativeConnection): void => {
@@ -142,7 +147,13 @@ export class NativeTransport implements Transport {
   }
 
   private settingsFor(extra: Settings | undefined) {
-    const merged = { ...this.options.settings, ...extra }
+    // The client compresses what it sends with its own method; the server picks the method
+    // of its answers from this setting (LZ4 unless told), so ZSTD must be asked for.
+    const method: Settings | undefined =
+      this.options.compression === 'zstd'
+        ? { network_compression_method: 'zstd', network_zstd_compression_level: this.options.zstdLevel }
+        : undefined
+    const merged: Settings = { ...method, ...this.options.settings, ...extra }
     return Object.entries(merged)
       .filter((entry): entry is [string, string | number | bigint | boolean] => entry[1] !== undefined)
       .map(([name, value]) => ({ name, value }))
@@ -153,23 +164,58 @@ export class NativeTransport implements Transport {
     connection: NativeConnection,
     sql: string,
     params: RequestOptions['params'],
-  ): { sql: string; parameters: { name: string; value: string }[] } {
-    if (!params || Object.keys(params).length === 0) return { sql, parameters: [] }
-    if (connection.revision >= Revision.withParameters) {
-      return {
-        sql,
-        parameters: serverParameters(sql, params).map(({ name, text }) => ({ name, value: text })),
-      }
-    }
-    return { sql: substituteParameters(sql, params), parameters: [] }
+  ): PreparedQuery {
+    return prepareQuery(connection.revision, sql, params)
   }
 
-  /** Starts a query and returns its block stream once the request is sent. */
+  /**
+   * Starts a query and resolves once the server answered (its header block, progress, or
+   * an error, which is thrown here). Blocks follow through the returned stream.
+   *
+   * A pooled connection the server closed while it sat idle fails before the server
+   * answers anything; the query is then sent again on another connection (once per idle
+   * connection, then on a fresh one), so a restarted or failed-over server costs no error.
+   */
   async query(sql: string, options: QueryOptions = {}): Promise<BlockStream> {
     AbortError.throwIfAborted(options.signal)
-    const connection = await this.acquire(options.signal)
     const queryId = options.queryId ?? randomUUID()
-    let prepared: { sql: string; parameters: { name: string; value: string }[] }
+    const budget = new TimeBudget(options.timeoutMs ?? this.options.queryTimeoutMs)
+    for (let attempt = 0; ; attempt++) {
+      const connection = await this.acquire(options.signal, budget.remaining())
+      let stream: NativeQueryStream | undefined
+      try {
+        stream = await this.start(connection, sql, queryId, options, budget)
+        await stream.started()
+        return stream
+      } catch (error) {
+        if (this.stale(connection, stream, error) && attempt < this.options.maxConnections) continue
+        throw error
+      }
+    }
+  }
+
+  /** Whether a request failed only because its pooled connection was already dead. */
+  private stale(
+    connection: NativeConnection,
+    stream: NativeQueryStream | undefined,
+    error: unknown,
+  ): boolean {
+    return (
+      ConnectionError.isInstance(error) &&
+      connection.requests > 1 &&
+      (stream === undefined || !stream.answered) &&
+      !this.closed
+    )
+  }
+
+  private async start(
+    connection: NativeConnection,
+    sql: string,
+    queryId: string,
+    options: QueryOptions,
+    budget: TimeBudget,
+  ): Promise<NativeQueryStream> {
+    let prepared: PreparedQuery
     try {
       prepared = this.prepare(connection, sql, options.params)
     } catch (error) {
@@ -196,7 +242,9 @@ export class NativeTransport implements Transport {
       options,
       this.release,
       options.signal,
-      options.timeoutMs ?? this.options.queryTimeoutMs,
+      budget.remaining(),
+      budget.limitMs,
+      firstKeyword(sql) === 'INSERT',
     )
   }
 
@@ -239,137 +287,96 @@ export class NativeTransport implements Transport {
    * 54410, its column defaults), then blocks are streamed one by one as the producer makes
    * them, each compressed and written before the next is made. Success is reported only
    * after the server's EndOfStream, so nothing counts as written that the server did not
-   * accept; a server error at any point raises it.
+   * accept; a server error at any point raises it. An abort or timeout closes the
+   * connection, which makes the server abandon the insert.
    */
   async insert(table: string, producer: InsertProducer, options: InsertOptions = {}): Promise<InsertResult> {
     AbortError.throwIfAborted(options.signal)
-    const connection = await this.acquire(options.signal)
     const queryId = options.queryId ?? randomUUID()
     const columnList = options.columns?.length ? ` (${options.columns.map(quoteColumn).join(', ')})` : ''
-    let progress: Progress = emptyProgress
-    let rowsSent = 0
+    const sql = `INSERT INTO ${quoteTableName(table)}${columnList} VALUES`
+    const budget = new TimeBudget(options.timeoutMs ?? this.options.queryTimeoutMs)
     const signal = options.signal
-    const timeoutMs = options.timeoutMs ?? this.options.queryTimeoutMs
-    const fail = (error: Error) => connection.fail(error)
-    let failure: Error | undefined
-    const onAbort = () => {
-      failure ??= new AbortError(signal?.reason, `insert ${queryId} was aborted`)
-      fail(failure)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => {
-            failure ??= new TimeoutError(
-              'query',
+    for (let attempt = 0; ; attempt++) {
+      const connection = await this.acquire(signal, budget.remaining())
+      const state = { streaming: false }
+      let failure: Error | undefined
+      const stop = (error: Error) => {
+        failure ??= error
+        connection.fail(failure)
+      }
+      const onAbort = () => stop(new AbortError(signal?.reason, `insert ${queryId} was aborted`))
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const timeoutMs = budget.remaining()
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(
+              () =>
+                stop(
+                  new TimeoutError(
+                    'query',
+                    budget.limitMs,
+                    `insert ${queryId} ran longer than ${budget.limitMs} ms`,
+                  ),
+                ),
               timeoutMs,
-              `insert ${queryId} ran longer than ${timeoutMs} ms`,
             )
-            fail(failure)
-          }, timeoutMs)
-        : undefined
-    /** Handles a packet that may arrive at any point; returns true at the end of the request. */
-    const absorb = (packet: Awaited<ReturnType<NativeConnection['receive']>>): boolean => {
-      switch (packet.type) {
-        case 'Progress':
-          progress = addProgress(progress, packet)
-          return false
-        case 'Log':
-        case 'ProfileEvents':
-        case 'TableColumns':
-        case 'TimezoneUpdate':
-          return false
-        case 'Exception':
-          connection.finish()
-          throw withQueryId(packet.error, queryId)
-        case 'EndOfStream':
-          return true
-        default:
-          throw new ProtocolError(`unexpected ${packet.type} packet during an insert`)
-      }
-    }
-    try {
-      connection.begin()
-      const prepared = this.prepare(
-        connection,
-        `INSERT INTO ${quoteTableName(table)}${columnList} VALUES`,
-        options.params,
-      )
-      await connection.sendQuery({
-        queryId,
-        sql: prepared.sql,
-        settings: this.settingsFor(options.settings),
-        parameters: prepared.parameters,
-      })
-      await connection.sendData('', [], 0)
-      // The table's header: TableColumns (defaults) may come first, logs and progress too.
-      let defaults = new Map<string, { kind: string; expression: string }>()
-      let header: readonly ColumnMeta[] | undefined
-      while (header === undefined) {
-        const packet = await connection.receive()
-        if (packet.type === 'Data') {
-          header = packet.block.columns.map((column) => ({
-            name: column.name,
-            type: column.typeName,
-            typeNode: column.type,
-            defaultKind: (defaults.get(column.name)?.kind ?? '') as ColumnMeta['defaultKind'],
-            defaultExpression: defaults.get(column.name)?.expression,
-          }))
-        } else if (packet.type === 'TableColumns') {
-          defaults = new Map(
-            parseColumnsDescription(packet.columns).map((column) => [
-              column.name,
-              { kind: column.defaultKind ?? '', expression: column.defaultExpression ?? '' },
-            ]),
-          )
-        } else if (absorb(packet))
-          throw new ProtocolError('the server ended the insert before sending its header')
-      }
-      const blocks = new NativeBlockWriter(connection.context, true)
-      for await (const batch of producer(header)) {
-        if (failure) throw failure
-        if (batch.rows === 0) continue
-        const columns = header.map((column, index) => ({
-          name: column.name,
-          type: column.type,
-          values: batch.columns[index]!,
-        }))
-        await connection.sendData('', columns, batch.rows, blocks)
-        rowsSent += batch.rows
-        // An error the server raised meanwhile (a constraint, a bad value) stops the insert now.
-        for (let packet = connection.poll(); packet; packet = connection.poll()) {
-          if (absorb(packet)) throw new ProtocolError('the server ended the insert early')
+          : undefined
+      try {
+        connection.begin()
+        const prepared = this.prepare(connection, sql, options.params)
+        await connection.sendQuery({
+          queryId,
+          sql: prepared.sql,
+          settings: this.settingsFor(options.settings),
+          parameters: prepared.parameters,
+        })
+        await connection.sendData('', [], 0)
+        const outcome = await runInsert(
+          connection,
+          producer,
+          queryId,
+          this.options.insertBlockRows,
+          state,
+          () => {
+            if (failure) throw failure
+          },
+        )
+        connection.finish()
+        return { queryId, ...outcome }
+      } catch (error) {
+        if (failure) {
+          if (connection.busy) connection.fail(failure)
+          throw failure
         }
+        // Before the header the server has read all we sent (an Exception there, e.g. an
+        // unknown table, leaves the connection clean); from the header on it is reading
+        // our blocks, and only closing the connection stops it.
+        if (connection.busy) {
+          if (state.streaming || !ClickHouseError.isInstance(error)) connection.fail(error as Error)
+          else connection.finish()
+        }
+        if (
+          ConnectionError.isInstance(error) &&
+          connection.requests > 1 &&
+          connection.pump.received === 0 &&
+          attempt < this.options.maxConnections &&
+          !this.closed
+        )
+          continue
+        throw error
+      } finally {
+        if (timer) clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+        this.pool.release(connection)
       }
-      if (failure) throw failure
-      await connection.sendData('', [], 0)
-      for (;;) {
-        const packet = await connection.receive()
-        if (absorb(packet)) break
-      }
-      connection.finish()
-      return {
-        queryId,
-        // From 54420 the server counts written rows; before, EndOfStream after our last block
-        // confirms every row sent.
-        rowsWritten: connection.revision >= Revision.withClientWriteInfo ? progress.writtenRows : rowsSent,
-        progress,
-      }
-    } catch (error) {
-      // A half-sent insert leaves the protocol mid-request: the connection cannot be reused.
-      if (connection.busy) connection.fail(error as Error)
-      throw failure ?? (error instanceof Error ? error : new Error(redactSecrets(String(error))))
-    } finally {
-      if (timer) clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
-      this.pool.release(connection)
     }
   }
 
   async ping(
     options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs?: number | undefined } = {},
   ): Promise<void> {
-    const connection = await this.acquire(options.signal)
+    const connection = await this.acquire(options.signal, options.timeoutMs ?? 0)
     try {
       await withTimeout(connection.ping(options.signal), options.timeoutMs ?? 0, 'ping', undefined, () =>
         connection.fail(),
@@ -381,7 +388,7 @@ export class NativeTransport implements Transport {
 
   async serverInfo(): Promise<ServerInfo> {
     if (!this.server) {
-      const connection = await this.acquire(undefined)
+      const connection = await this.acquire(undefined, 0)
       this.pool.release(connection)
     }
     const { name, version, revision, timezone, displayName } = this.server!
@@ -403,7 +410,29 @@ export class NativeTransport implements Transport {
   }
 }
 
-/** Creates a native transport; see {@link NativeTransport}. */
-export function createNativeTransport(options: NativeTransportOptions): NativeTransport {
-  return new NativeTransport(options)
+/**
+ * Creates a native transport from options or a `clickhouse://` / `clickhouses://` URL (see
+ * {@link nativeOptionsFromUrl}); options given next to a URL override what it says.
+ *
+ * @example
+ * ```ts
+ * const native = createNativeTransport('clickhouse://default:@127.0.0.1:9000/default?compression=zstd')
+ * const stream = await native.query('SELECT 1 AS one')
+ * for await (const block of stream) console.log(block.columns[0]!.column.get(0)) // 1
+ * await native.close()
+ * ```
+ */
+export function createNativeTransport(
+  urlOrOptions: string | NativeTransportOptions,
+  overrides: Partial<NativeTransportOptions> = {},
+): NativeTransport {
+  if (typeof urlOrOptions !== 'string') return new NativeTransport({ ...urlOrOptions, ...overrides })
+  const fromUrl = nativeOptionsFromUrl(urlOrOptions)
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined))
+  return new NativeTransport({
+    ...fromUrl,
+    ...given,
+    settings: { ...fromUrl.settings, ...overrides.settings },
+    tls: fromUrl.tls === undefined ? overrides.tls : { ...fromUrl.tls, ...overrides.tls },
+  } as NativeTransportOptions)
 }

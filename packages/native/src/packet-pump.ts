@@ -21,9 +21,6 @@ export type IncomingPacket =
 
 const blockPacketTypes = new Set<string>(Object.keys(serverBlockCompression))
 
-/** Bytes read ahead of the consumer before the socket is paused. */
-const readAheadBytes = 16 << 20
-
 /**
  * Reads server packets from a connection's socket, one at a time as the consumer asks.
  *
@@ -42,6 +39,8 @@ export class PacketPump {
   private readonly blockReaders = new Map<string, NativeBlockReader>()
   private header: { type: ServerBlockPacketType; table: string } | undefined
   private frames = 0
+  /** Packets returned since the last {@link reset}: 0 means the server has not answered the request yet. */
+  received = 0
 
   constructor(
     private readonly channel: SocketChannel,
@@ -55,20 +54,26 @@ export class PacketPump {
   reset(): void {
     this.blockReaders.clear()
     this.header = undefined
+    this.received = 0
   }
 
   /** The next packet, waiting for the network as needed. */
   async next(): Promise<IncomingPacket> {
     for (;;) {
       const packet = this.tryNext()
-      if (packet !== undefined) return packet
+      if (packet !== undefined) {
+        this.received++
+        return packet
+      }
       await this.waitForInput()
     }
   }
 
   /** The next packet if it has fully arrived already; never waits. */
   poll(): IncomingPacket | undefined {
-    return this.tryNext()
+    const packet = this.tryNext()
+    if (packet !== undefined) this.received++
+    return packet
   }
 
   /** What the last short attempt needs: exact (`needed`) and estimated (`expected`), in bytes from the arena start. */
@@ -81,7 +86,15 @@ export class PacketPump {
       if (arena.length < Math.max(1, this.needed)) return undefined
       const reader = this.reader.reset(arena.bytes, arena.start, arena.end)
       const packet = decodeServerPacket(reader, this.revision)
-      if (packet === undefined) return this.short(reader, arena.start)
+      if (packet === undefined) {
+        // Packets other than blocks are small: retry as soon as anything more arrives. Their
+        // decoders' "missing" can overshoot (a read after a short fixed-width field starts
+        // from the wrong place), and waiting for bytes the server never sends would stall
+        // the last packet of an answer.
+        this.needed = arena.length + 1
+        this.expected = 0
+        return undefined
+      }
       arena.consume(reader.offset)
       this.needed = this.expected = 0
       if (!blockPacketTypes.has(packet.type)) return packet as IncomingPacket
@@ -157,7 +170,7 @@ export class PacketPump {
     const channel = this.channel
     const arena = channel.arena
     arena.reserve(Math.max(this.expected, this.needed))
-    channel.wanted = Math.max(readAheadBytes, this.expected)
+    channel.wanted = Math.max(channel.readAheadBytes, this.expected)
     do await channel.more()
     while (arena.length < this.needed || (arena.length < this.expected && !channel.lastReadDrained))
   }

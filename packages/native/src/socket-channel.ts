@@ -12,6 +12,10 @@ export interface SocketTarget {
   readonly signal?: AbortSignal | undefined
   /** Size of the read buffers (the arena's chunks). */
   readonly readBufferSize?: number | undefined
+  /** Unconsumed bytes allowed to pile up before reading pauses (default 16 MiB). */
+  readonly readAheadBytes?: number | undefined
+  /** Longest wait in {@link SocketChannel.more} for the next bytes; 0 for none. */
+  readonly receiveTimeoutMs?: number | undefined
 }
 
 /** Smallest free space offered to the kernel for one read. */
@@ -34,16 +38,24 @@ export class SocketChannel {
   private ended = false
   /** Whether the last read got less than it offered: the kernel had nothing more for now. */
   lastReadDrained = false
+  /** The configured read-ahead: how many unconsumed bytes may pile up before reading pauses. */
+  readonly readAheadBytes: number
   /**
-   * How many unconsumed bytes may pile up before reading pauses (backpressure). The packet
-   * reader raises it while one packet needs more than that.
+   * The current pause threshold: {@link readAheadBytes}, raised by the packet reader while
+   * one packet needs more than that.
    */
-  wanted = 16 << 20
+  wanted: number
   private paused = false
+  private readonly receiveTimeoutMs: number
+  /** One timer per channel, re-armed with `refresh()` on every wait (no allocation per read). */
+  private idleTimer: ReturnType<typeof setTimeout> | undefined
 
   private constructor(target: SocketTarget) {
     this.arena = new InputArena(target.readBufferSize)
     this.address = `${target.host}:${target.port}`
+    this.readAheadBytes = target.readAheadBytes ?? 16 << 20
+    this.wanted = this.readAheadBytes
+    this.receiveTimeoutMs = target.receiveTimeoutMs ?? 0
   }
 
   /** Connects, with the connect timeout and the caller's signal. */
@@ -104,7 +116,11 @@ export class SocketChannel {
           onread: {
             buffer: () => arena.writable(minimumRead),
             callback: (read: number, buffer: Uint8Array) => {
-              arena.commit(read)
+              // Node asks for the next read's buffer right after this callback, before the
+              // decoder runs; if the decoder then moved the arena (reserve), that read
+              // landed in the old buffer and is copied over instead of committed.
+              if (arena.isWritable(buffer)) arena.commit(read)
+              else arena.push(buffer.subarray(0, read))
               this.lastReadDrained = read < buffer.length
               this.throttle()
               this.notify()
@@ -131,6 +147,7 @@ export class SocketChannel {
       })
       this.socket.on('close', () => {
         this.ended = true
+        if (this.idleTimer) clearTimeout(this.idleTimer)
         finish(
           new ConnectionError(`connection to ${this.address} closed while connecting`, {
             address: this.address,
@@ -164,8 +181,9 @@ export class SocketChannel {
   }
 
   /**
-   * Waits until more bytes arrive. Rejects with the socket's error, or a ConnectionError
-   * when the server closed the connection.
+   * Waits until more bytes arrive. Rejects with the socket's error, a ConnectionError when
+   * the server closed the connection, or a TimeoutError (`idle`) when nothing arrived for
+   * the receive timeout; the last two also close the socket.
    */
   async more(): Promise<void> {
     if (this.failure) throw this.failure
@@ -180,8 +198,31 @@ export class SocketChannel {
     }
     await new Promise<void>((resolve) => {
       this.wake = resolve
+      this.armIdleTimer()
     })
     if (this.failure) throw this.failure
+  }
+
+  private armIdleTimer(): void {
+    const timeoutMs = this.receiveTimeoutMs
+    if (timeoutMs <= 0) return
+    if (this.idleTimer) {
+      this.idleTimer.refresh()
+      return
+    }
+    this.idleTimer = setTimeout(() => {
+      // Only a wait that is still pending counts: between waits the consumer holds the
+      // bytes back on purpose (backpressure), which is not the server's silence.
+      if (this.wake === undefined) return
+      this.destroy(
+        new TimeoutError(
+          'idle',
+          timeoutMs,
+          `no data from ${this.address} for ${timeoutMs} ms (receive timeout)`,
+        ),
+      )
+    }, timeoutMs)
+    this.idleTimer.unref()
   }
 
   /** Writes bytes; resolves once they are handed to the kernel (respecting backpressure). */
@@ -212,11 +253,13 @@ export class SocketChannel {
     if (error) this.failure ??= error
     this.socket.destroy()
     this.ended = true
+    if (this.idleTimer) clearTimeout(this.idleTimer)
     this.notify()
   }
 
   /** Closes politely (FIN) and waits for the close, at most `timeoutMs`. */
   async close(timeoutMs = 1000): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer)
     if (this.socket.destroyed) return
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {

@@ -126,7 +126,7 @@ export class NativeStreamDecoder {
   private relocate(total: number): void {
     const pending = this.end - this.start
     const size = Math.max(bufferSize, total + (total >> 1), pending + 8)
-    const next = allocateBytes(size)
+    const next = allocateBytes(size, Math.max(total, pending + 8))
     if (pending > 0) next.set(this.buffer.subarray(this.start, this.end), 0)
     this.buffer = next
     this.start = 0

@@ -17,9 +17,9 @@ export function fixedWidthBytes(
   width: number,
 ): [ArrayBufferLike, number] | undefined {
   const size = rows * width
+  const at = reader.offset
   if (!reader.has(size)) {
-    if (!reader.align && reader.missing === reader.offset + size) reader.align = { at: reader.offset, width }
-    reader.offset = reader.limit
+    if (!reader.align && reader.missing === at + size) reader.align = { at, width }
     return undefined
   }
   const bytes = reader.bytes

@@ -87,7 +87,10 @@ export class ByteReader {
   has(n: number): boolean {
     const end = this.offset + n
     if (end <= this.limit) return true
-    return this.need(end)
+    this.need(end)
+    // Later reads of the same attempt must not parse bytes out of place.
+    this.offset = this.limit
+    return false
   }
 
   skip(n: number): void {

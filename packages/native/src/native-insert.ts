@@ -1,0 +1,156 @@
+import {
+  type ColumnInput,
+  type ColumnMeta,
+  emptyProgress,
+  type InsertBatch,
+  type InsertProducer,
+  NativeBlockWriter,
+  type Progress,
+  ProtocolError,
+  parseColumnsDescription,
+  Revision,
+  UsageError,
+} from '@clickwire/protocol'
+import type { NativeConnection } from './native-connection.js'
+import { addProgress, withQueryId } from './native-query-stream.js'
+import type { IncomingPacket } from './packet-pump.js'
+
+/** What one INSERT on one connection reports. */
+export interface InsertOutcome {
+  readonly rowsWritten: number
+  readonly progress: Progress
+}
+
+/** Where an insert got to; decides whether its connection can be reused after a failure. */
+export interface InsertState {
+  /** True once the header arrived: from then on the server reads our data blocks. */
+  streaming: boolean
+}
+
+/**
+ * The INSERT exchange after the Query packet and the empty external-tables block went
+ * out: the table's header (TableColumns with the defaults first, from 54410), then the
+ * producer's batches as blocks of at most `blockRows` rows, each compressed and written
+ * before the next one is made, then the end marker and the server's EndOfStream.
+ *
+ * A server Exception is thrown with its code. Before the header the server has read
+ * everything we sent, so the connection stays usable. After it, any failure leaves the
+ * server in the middle of reading our data (or with blocks of ours unread after its own
+ * error), so the caller must drop the connection, which also makes the server abandon the
+ * insert: `state.streaming` says which.
+ */
+export async function runInsert(
+  connection: NativeConnection,
+  producer: InsertProducer,
+  queryId: string,
+  blockRows: number,
+  state: InsertState,
+  check: () => void,
+): Promise<InsertOutcome> {
+  let progress: Progress = emptyProgress
+  /** Applies a packet that may arrive at any point; true at the end of the request. */
+  const absorb = (packet: IncomingPacket): boolean => {
+    switch (packet.type) {
+      case 'Progress':
+        progress = addProgress(progress, packet)
+        return false
+      case 'Log':
+      case 'ProfileEvents':
+      case 'TableColumns':
+      case 'TimezoneUpdate':
+        return false
+      case 'Exception':
+        throw withQueryId(packet.error, queryId)
+      case 'EndOfStream':
+        return true
+      default:
+        throw new ProtocolError(`unexpected ${packet.type} packet during an insert`)
+    }
+  }
+
+  let defaults = new Map<string, { kind: string; expression: string }>()
+  let header: readonly ColumnMeta[] | undefined
+  while (header === undefined) {
+    const packet = await connection.receive()
+    if (packet.type === 'Data') {
+      header = packet.block.columns.map((column) => {
+        const given = defaults.get(column.name)
+        return {
+          name: column.name,
+          type: column.typeName,
+          typeNode: column.type,
+          defaultKind: (given?.kind ?? '') as ColumnMeta['defaultKind'],
+          defaultExpression: given?.kind ? given.expression : undefined,
+        }
+      })
+    } else if (packet.type === 'TableColumns') {
+      defaults = new Map(
+        parseColumnsDescription(packet.columns).map((column) => [
+          column.name,
+          { kind: column.defaultKind ?? '', expression: column.defaultExpression ?? '' },
+        ]),
+      )
+    } else if (absorb(packet))
+      throw new ProtocolError('the server ended the insert before sending its header')
+  }
+
+  state.streaming = true
+  const columns = header
+  const blocks = new NativeBlockWriter(connection.context, true)
+  let rowsSent = 0
+  for await (const batch of producer(columns)) {
+    check()
+    if (batch.columns.length !== columns.length) {
+      throw new UsageError(
+        `an insert batch has ${batch.columns.length} columns, the header has ${columns.length} (${columns.map((column) => column.name).join(', ')})`,
+      )
+    }
+    for (const piece of cut(batch, blockRows)) {
+      await connection.sendData(
+        '',
+        columns.map((column, index) => ({
+          name: column.name,
+          type: column.type,
+          values: piece.columns[index]!,
+        })),
+        piece.rows,
+        blocks,
+      )
+      rowsSent += piece.rows
+      // An error the server raised meanwhile (a bad value, a failing MATERIALIZED
+      // expression) stops the insert now rather than after the whole stream.
+      for (let packet = connection.poll(); packet; packet = connection.poll()) {
+        if (absorb(packet)) throw new ProtocolError('the server ended the insert early')
+      }
+    }
+  }
+  check()
+  await connection.sendData('', [], 0)
+  for (;;) if (absorb(await connection.receive())) break
+  return {
+    // From 54420 the server counts written rows in Progress; before, its EndOfStream after
+    // our end marker confirms every row sent.
+    rowsWritten: connection.revision >= Revision.withClientWriteInfo ? progress.writtenRows : rowsSent,
+    progress,
+  }
+}
+
+/** A batch as pieces of at most `blockRows` rows (the batch itself when it is small enough). */
+function* cut(batch: InsertBatch, blockRows: number): Generator<InsertBatch> {
+  if (batch.rows === 0) return
+  if (batch.rows <= blockRows) {
+    yield batch
+    return
+  }
+  for (let start = 0; start < batch.rows; start += blockRows) {
+    const end = Math.min(start + blockRows, batch.rows)
+    yield { rows: end - start, columns: batch.columns.map((values) => slice(values, start, end)) }
+  }
+}
+
+function slice(values: ColumnInput, start: number, end: number): ColumnInput {
+  const sliceable = values as { subarray?: (a: number, b: number) => ColumnInput }
+  if (typeof sliceable.subarray === 'function') return sliceable.subarray(start, end)
+  if (Array.isArray(values)) return values.slice(start, end)
+  return Array.from({ length: end - start }, (_, index) => values[start + index])
+}

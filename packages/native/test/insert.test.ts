@@ -1,0 +1,243 @@
+// Inserts: the header with defaults, many streamed blocks with bounded memory, rows
+// confirmed, and server errors before and during the data (nothing reported written).
+import {
+  AbortError,
+  ClickHouseError,
+  type ColumnMeta,
+  type InsertBatch,
+  UsageError,
+} from '@clickwire/protocol'
+import { clickhouseClient } from '@clickwire/testing'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import type { NativeTransport } from '../src/index.js'
+import { connectionMark, firstValue, markConnection, nativeOn, uniqueName } from './support/native-helpers.js'
+
+const server = inject('clickhouse')
+let native: NativeTransport
+const tables: string[] = []
+
+beforeAll(() => {
+  native = nativeOn(server, { maxConnections: 1 })
+})
+
+afterAll(async () => {
+  for (const table of tables) await native.command(`DROP TABLE IF EXISTS ${table}`)
+  await native.close()
+})
+
+async function createTable(structure: string, engine = 'Memory'): Promise<string> {
+  const table = uniqueName('native_insert')
+  tables.push(table)
+  await native.command(`CREATE TABLE ${table} (${structure}) ENGINE = ${engine}`)
+  return table
+}
+
+it('gets the header with the column defaults and confirms every row in blocks of the configured size', async () => {
+  const table = await createTable(
+    "id UInt32, label String DEFAULT concat('#', toString(id)), m UInt64 MATERIALIZED id * 2",
+  )
+  const small = nativeOn(server, { insertBlockRows: 30_000 })
+  let header: readonly ColumnMeta[] = []
+  try {
+    const ids = Uint32Array.from({ length: 100_000 }, (_, i) => i)
+    const result = await small.insert(
+      table,
+      (columns) => {
+        header = columns
+        return [{ rows: ids.length, columns: [ids, Array.from(ids, (id) => `#${id}`)] }]
+      },
+      // No squashing on the server, so the stored blocks show the blocks sent.
+      {
+        queryId: `insert-${Date.now()}`,
+        settings: { min_insert_block_size_rows: 0, min_insert_block_size_bytes: 0 },
+      },
+    )
+    // The header leaves the MATERIALIZED column out. 18.16 sends no TableColumns packet
+    // (so no default expressions) even at 54412; runInsert's unit test covers that packet.
+    expect(
+      header.map(({ name, type, defaultKind, defaultExpression }) => ({
+        name,
+        type,
+        defaultKind,
+        defaultExpression,
+      })),
+    ).toEqual([
+      { name: 'id', type: 'UInt32', defaultKind: '', defaultExpression: undefined },
+      { name: 'label', type: 'String', defaultKind: '', defaultExpression: undefined },
+    ])
+    // 18.16 (54412) reports no written rows in Progress; its EndOfStream after our end
+    // marker confirms all rows sent.
+    expect(result.rowsWritten).toBe(100_000)
+    expect(result.queryId).toMatch(/^insert-/)
+  } finally {
+    await small.close()
+  }
+  const counts = await clickhouseClient(
+    server,
+    `SELECT count(), sum(m), countIf(label = concat('#', toString(id))) FROM ${table} FORMAT TSV`,
+  )
+  expect(counts.trim()).toBe('100000\t9999900000\t100000')
+  // The server stored blocks of at most 30,000 rows: the batch was cut.
+  const blocks: number[] = []
+  for await (const block of await native.query(`SELECT id FROM ${table}`)) blocks.push(block.rows)
+  expect(blocks.sort((a, b) => b - a)).toEqual([30_000, 30_000, 30_000, 10_000])
+})
+
+it('streams a 5M-row insert from an async generator with flat memory', { timeout: 240_000 }, async () => {
+  const table = await createTable('n UInt64, s String', 'Null')
+  const rows = 5_000_000
+  const batchRows = 65_536
+  let baseline = 0
+  let peak = 0
+  let produced = 0
+  let batches = 0
+  let peakJs = 0
+  // Strings come from a small pool, so the producer's own garbage (per batch one typed
+  // array and one array of references) does not hide what the transport keeps.
+  const pool = Array.from({ length: 1000 }, (_, i) => `row ${i}`)
+  async function* generate(): AsyncGenerator<InsertBatch> {
+    for (let start = 0; start < rows; start += batchRows) {
+      const count = Math.min(batchRows, rows - start)
+      const numbers = new BigUint64Array(count)
+      const strings = new Array<string>(count)
+      for (let i = 0; i < count; i++) {
+        numbers[i] = BigInt(start + i)
+        strings[i] = pool[(start + i) % 1000]!
+      }
+      produced += count
+      yield { rows: count, columns: [numbers, strings] }
+      batches++
+      if (batches === 10) baseline = process.memoryUsage.rss()
+      if (batches > 10) {
+        const memory = process.memoryUsage()
+        peak = Math.max(peak, memory.rss)
+        peakJs = Math.max(peakJs, memory.heapUsed + memory.arrayBuffers)
+      }
+    }
+  }
+  const started = performance.now()
+  const result = await native.insert(table, () => generate())
+  const seconds = (performance.now() - started) / 1000
+  expect(produced).toBe(rows)
+  expect(result.rowsWritten).toBe(rows)
+  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1)
+  const growthMiB = (peak - baseline) / 2 ** 20
+  console.log(
+    `5M-row insert: ${seconds.toFixed(1)} s, RSS after 10 batches ${mib(baseline)} MiB, peak ${mib(peak)} MiB (growth ${growthMiB.toFixed(1)} MiB), JS heap + buffers peak ${mib(peakJs)} MiB`,
+  )
+  // ~80 MB of values go out (~180 MB of Native bytes before LZ4); each batch is encoded,
+  // compressed and written before the generator is asked for the next one. What the JS
+  // side holds stays small; RSS climbs some tens of MiB more (allocator and GC slack,
+  // measured to level off on a 20M-row run) before it flattens.
+  expect(peakJs).toBeLessThan(96 * 2 ** 20)
+  expect(growthMiB).toBeLessThan(128)
+})
+
+it('counts the rows the server stored for a many-block insert into MergeTree', async () => {
+  const table = await createTable('n UInt64, s String', 'MergeTree ORDER BY n')
+  const wide = nativeOn(server, { insertBlockRows: 50_000 })
+  try {
+    async function* generate(): AsyncGenerator<InsertBatch> {
+      for (let start = 0; start < 500_000; start += 100_000) {
+        const numbers = BigUint64Array.from({ length: 100_000 }, (_, i) => BigInt(start + i))
+        yield { rows: 100_000, columns: [numbers, Array.from(numbers, String)] }
+      }
+    }
+    const result = await wide.insert(table, () => generate())
+    expect(result.rowsWritten).toBe(500_000)
+  } finally {
+    await wide.close()
+  }
+  expect((await clickhouseClient(server, `SELECT count(), sum(n) FROM ${table} FORMAT TSV`)).trim()).toBe(
+    '500000\t124999750000',
+  )
+})
+
+it('surfaces a server error raised by the data, reports nothing written, and drops the connection', async () => {
+  // The MATERIALIZED expression parses s on insert: the second block cannot be parsed.
+  const table = await createTable('s String, m UInt8 MATERIALIZED toUInt8(s)')
+  const small = nativeOn(server, { insertBlockRows: 2, maxConnections: 1 })
+  try {
+    await markConnection(small, 300_030)
+    let result: unknown
+    const error = await small
+      .insert(table, () => [{ rows: 6, columns: [['1', '2', '3', 'abc', '5', '6']] }])
+      .then(
+        (value) => {
+          result = value
+        },
+        (caught: unknown) => caught,
+      )
+    expect(result).toBeUndefined()
+    expect(ClickHouseError.isInstance(error)).toBe(true)
+    expect((error as ClickHouseError).code).toBe(6)
+    expect((error as ClickHouseError).message).toContain('Cannot parse string')
+    // The server may still hold our later blocks unread: that connection is not reused.
+    expect(small.poolStats).toEqual({ open: 0, idle: 0, waiting: 0, created: 1 })
+    expect(await connectionMark(small)).toBe(262_144)
+    // Nothing was stored either: the server squashes small insert blocks
+    // (min_insert_block_size_rows) and the error came before the squashed block was written.
+    expect(await firstValue(small, `SELECT count() FROM ${table}`)).toBe(0n)
+  } finally {
+    await small.close()
+  }
+})
+
+it('surfaces errors the server raises before the data and keeps the connection', async () => {
+  const table = await createTable('s String, m UInt8 MATERIALIZED toUInt8(s)')
+  await markConnection(native, 300_031)
+  const materialized = await native
+    .insert(table, () => [{ rows: 1, columns: [['1'], [1]] }], { columns: ['s', 'm'] })
+    .catch((caught: unknown) => caught)
+  expect(ClickHouseError.isInstance(materialized)).toBe(true)
+  expect((materialized as ClickHouseError).message).toContain(
+    'Cannot insert column m, because it is MATERIALIZED column',
+  )
+  const missing = await native.insert('clickwire_no_such_table', () => []).catch((caught: unknown) => caught)
+  expect(missing).toMatchObject({ code: 60 })
+  expect(await connectionMark(native)).toBe(300_031)
+  expect(await firstValue(native, `SELECT count() FROM ${table}`)).toBe(0n)
+})
+
+it('refuses a value outside its type before sending it, writing nothing', async () => {
+  const table = await createTable('x UInt8')
+  const error = await native
+    .insert(table, () => [{ rows: 3, columns: [[1, 300, 2]] }])
+    .catch((caught: unknown) => caught)
+  expect(UsageError.isInstance(error)).toBe(true)
+  expect((error as Error).message).toMatch(/^column \[0\] "x" UInt8: /)
+  expect(await firstValue(native, `SELECT count() FROM ${table}`)).toBe(0n)
+  expect(native.poolStats.open).toBe(1)
+})
+
+it('stops an insert on abort, writing nothing more', async () => {
+  const table = await createTable('n UInt64', 'Null')
+  const controller = new AbortController()
+  async function* endless(): AsyncGenerator<InsertBatch> {
+    for (let i = 0; ; i++) {
+      if (i === 5) controller.abort(new Error('enough'))
+      yield { rows: 1000, columns: [new BigUint64Array(1000)] }
+    }
+  }
+  const error = await native
+    .insert(table, () => endless(), { signal: controller.signal })
+    .catch((caught: unknown) => caught)
+  expect(AbortError.isInstance(error)).toBe(true)
+  expect(native.poolStats).toMatchObject({ waiting: 0 })
+  expect(await firstValue(native, 'SELECT 1')).toBe(1)
+})
+
+it('refuses an INSERT with inline rows sent as a command (18.16 ignores them), keeping the connection', async () => {
+  const table = await createTable('a UInt8')
+  await markConnection(native, 424_242)
+  await expect(native.command(`INSERT INTO ${table} VALUES (2), (3)`)).rejects.toThrow(UsageError)
+  await expect(native.command(`INSERT INTO ${table} VALUES (2), (3)`)).rejects.toThrow(
+    /pass them to insert\(table, rows\)/,
+  )
+  // Nothing was written, and the same connection (pool of 1) is still in sync.
+  expect(await firstValue(native, `SELECT count() FROM ${table}`)).toBe(0n)
+  expect(await connectionMark(native)).toBe(424_242)
+  // INSERT ... SELECT needs no rows from the client and works as a command.
+  await native.command(`INSERT INTO ${table} SELECT 7`)
+  expect(await firstValue(native, `SELECT sum(a) FROM ${table}`)).toBe(7n)
+})
