@@ -271,9 +271,15 @@ export class NativeQueryStream implements BlockStream {
       case 'TableColumns':
       case 'TimezoneUpdate':
         return undefined
-      case 'Exception':
-        this.end(withQueryId(packet.error, this.queryId), true)
+      case 'Exception': {
+        // An error raised before the server read the rest of our request (a syntax error,
+        // an unknown table or setting: 18.16 reads the trailing empty Data block only once the
+        // query is analysed) leaves our bytes unread, and reusing the connection would desync
+        // it. Only an exception after the server answered something else ends it cleanly.
+        const clean = this.header !== undefined || this.progress !== emptyProgress
+        this.end(withQueryId(packet.error, this.queryId), clean)
         return undefined
+      }
       case 'EndOfStream':
         this.end(undefined, true)
         return undefined

@@ -1,0 +1,42 @@
+// What both entry points export besides `createClient`.
+export {
+  AbortError,
+  ClickHouseError,
+  ClickwireError,
+  type ColumnMeta,
+  ConnectionError,
+  type ExternalTable,
+  type InsertResult,
+  type ProfileInfo,
+  type Progress,
+  ProtocolError,
+  type RowObject,
+  type ServerInfo,
+  type Settings,
+  type SettingValue,
+  TimeoutError,
+  UsageError,
+  type ValueMapping,
+} from '@clickwire/protocol'
+export type {
+  Client,
+  CommandCallOptions,
+  CommandResult,
+  InsertCallOptions,
+  PingCallOptions,
+  QueryCallOptions,
+} from './clickwire-client.js'
+export { type ClientOptions, parseClientUrl, type TlsOptions } from './client-options.js'
+export type { ArrowLike, ColumnValues, InsertChunk, InsertValues } from './insert-values.js'
+export type { ColumnValuesOf, NumberArray, ResultColumns } from './result-columns.js'
+export { ResultBlock, ResultSet } from './result-set.js'
+export {
+  type CompiledSql,
+  SqlFragment,
+  SqlIdentifier,
+  type SqlInterpolation,
+  SqlRaw,
+  SqlTypedValue,
+  type SqlValue,
+  sql,
+} from './sql-template.js'

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import { describeEndpoints, parseClientUrl, resolveClientOptions } from './client-options.js'
+
+describe('parseClientUrl', () => {
+  it('picks the transport and default port from the scheme', () => {
+    expect(parseClientUrl('clickhouse://h')).toMatchObject({
+      kind: 'native',
+      secure: false,
+      endpoints: [{ host: 'h', port: 9000 }],
+    })
+    expect(parseClientUrl('clickhouses://h')).toMatchObject({
+      kind: 'native',
+      secure: true,
+      endpoints: [{ host: 'h', port: 9440 }],
+    })
+    expect(parseClientUrl('http://h')).toMatchObject({
+      kind: 'http',
+      secure: false,
+      endpoints: [{ host: 'h', port: 8123 }],
+    })
+    expect(parseClientUrl('HTTPS://h')).toMatchObject({
+      kind: 'http',
+      secure: true,
+      endpoints: [{ host: 'h', port: 8443 }],
+    })
+  })
+
+  it('reads several hosts, IPv6 literals, credentials and the database', () => {
+    const parsed = parseClientUrl(
+      'clickhouse://us%40r:p%3Ass@a:1,[::1]:2, b /db?max_threads=2&int64=string&user=x',
+    )
+    expect(parsed.endpoints).toEqual([
+      { host: 'a', port: 1 },
+      { host: '::1', port: 2 },
+      { host: 'b', port: 9000 },
+    ])
+    expect(parsed).toMatchObject({ username: 'x', password: 'p:ss', database: 'db' })
+    expect(parsed.options).toEqual({ int64: 'string' })
+    expect(parsed.settings).toEqual({ max_threads: '2' })
+  })
+
+  it('keeps an HTTP path as a prefix and takes the database from ?database=', () => {
+    expect(parseClientUrl('http://h:1/proxy/ch/?database=d')).toMatchObject({
+      path: '/proxy/ch/',
+      database: 'd',
+    })
+  })
+
+  it('turns camelCase parameters into options of the right type and the rest into settings', () => {
+    const parsed = parseClientUrl(
+      'http://h/?requestTimeoutMs=5&hostStrategy=round-robin&secure=1&send_logs_level=trace&insertBlockRows=7',
+    )
+    expect(parsed.options).toEqual({
+      requestTimeoutMs: 5,
+      hostStrategy: 'round-robin',
+      secure: true,
+      insertBlockRows: 7,
+    })
+    expect(parsed.settings).toEqual({ send_logs_level: 'trace' })
+  })
+
+  it('refuses other schemes, empty host lists and bad ports, without echoing a password', () => {
+    expect(() => parseClientUrl('postgres://u:secret-pw@h')).toThrow(
+      /clickhouse:\/\/, clickhouses:\/\/, http:\/\/ or https:\/\//,
+    )
+    expect(() => parseClientUrl('postgres://u:secret-pw@h')).not.toThrow(/secret-pw/)
+    expect(() => parseClientUrl('http://')).toThrow('names no host')
+    expect(() => parseClientUrl('http://h:70000')).toThrow('invalid port')
+  })
+})
+
+describe('resolveClientOptions', () => {
+  it('lets explicit options win over the URL and joins hosts of several URLs', () => {
+    const options = resolveClientOptions({
+      url: ['http://u:p@a:1/?max_threads=2&int64=string', 'http://b:2/?max_threads=3'],
+      password: 'explicit',
+      int64: 'number',
+      settings: { max_threads: 4 },
+    })
+    expect(options).toMatchObject({
+      username: 'u',
+      password: 'explicit',
+      int64: 'number',
+      settings: { max_threads: 4 },
+    })
+    expect(options.endpoints).toEqual([
+      { host: 'a', port: 1 },
+      { host: 'b', port: 2 },
+    ])
+  })
+
+  it('refuses unknown options, naming the settings route', () => {
+    expect(() => resolveClientOptions({ url: 'http://h', max_threads: 2 } as never)).toThrow(
+      'unknown client option "max_threads": ClickHouse settings go in `settings`',
+    )
+  })
+
+  it('describes endpoints without the password', () => {
+    const options = resolveClientOptions('clickhouses://me:hunter22@[::1]:9440,b/db')
+    expect(describeEndpoints(options)).toBe('clickhouses://me@[::1]:9440,b:9440/db')
+  })
+})

@@ -1,0 +1,259 @@
+import { redactSecrets, type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
+
+/** TLS settings for `clickhouses://` and `https://`. Verification is on by default. */
+export interface TlsOptions {
+  /** CA certificate(s) to trust (PEM) instead of the system's. */
+  readonly ca?: string | readonly string[] | undefined
+  /** Client certificate and key (PEM). */
+  readonly cert?: string | undefined
+  readonly key?: string | undefined
+  /** Default true. False accepts any certificate: for tests only. */
+  readonly rejectUnauthorized?: boolean | undefined
+  readonly servername?: string | undefined
+}
+
+/**
+ * Options of {@link createClient}. Ours are camelCase; ClickHouse settings go in `settings`
+ * (or as unknown URL parameters) and pass through unchanged.
+ */
+export interface ClientOptions extends Partial<ValueMapping> {
+  /**
+   * Where the server is. The scheme picks the transport: `clickhouse://` (native TCP),
+   * `clickhouses://` (native TLS), `http://`, `https://`. Several hosts: comma-separated
+   * in one URL (`clickhouse://h1:9000,h2:9000/db`) or a list of URLs.
+   */
+  readonly url?: string | readonly string[] | undefined
+  readonly username?: string | undefined
+  readonly password?: string | undefined
+  readonly database?: string | undefined
+  /** ClickHouse settings sent with every request. */
+  readonly settings?: Settings | undefined
+  /** Block compression: native `lz4` (default) / `zstd` / `none`; HTTP request bodies `lz4`/`zstd`/`gzip`/`none`. */
+  readonly compression?: 'lz4' | 'zstd' | 'gzip' | 'none' | undefined
+  readonly tls?: TlsOptions | undefined
+  readonly connectTimeoutMs?: number | undefined
+  /** Default limit for one query or request (0: none). */
+  readonly requestTimeoutMs?: number | undefined
+  /**
+   * Longest wait for the next bytes of an answer (default 5 minutes; 0 for none): only a
+   * stalled connection or a long silent statement is quiet that long.
+   */
+  readonly receiveTimeoutMs?: number | undefined
+  /** Unused connections are closed after this long (native default 60 s; HTTP 2.5 s, below 18.16's 3 s keep-alive). */
+  readonly idleTimeoutMs?: number | undefined
+  /** Most connections open at once. */
+  readonly maxConnections?: number | undefined
+  /** With several hosts: try them `in-order` (failover), `round-robin`, or `random`. */
+  readonly hostStrategy?: 'in-order' | 'round-robin' | 'random' | undefined
+  /** How long a failed host is set aside. */
+  readonly hostCooldownMs?: number | undefined
+  /** Reported to the server as the client name (native). */
+  readonly clientName?: string | undefined
+  /** Rows per block when inserting. */
+  readonly insertBlockRows?: number | undefined
+  /** Native: quota key. */
+  readonly quotaKey?: string | undefined
+  /** HTTP: header prefix for forks that renamed `X-ClickHouse-` (e.g. `X-Datastore-`). */
+  readonly headerPrefix?: string | undefined
+  /** HTTP: credentials by `basic` auth (default), `headers`, or `url` parameters (browsers). */
+  readonly auth?: 'basic' | 'headers' | 'url' | 'none' | undefined
+  /** HTTP: a session id (requests in one session run one at a time; see the http package). */
+  readonly sessionId?: string | undefined
+  /** HTTP: roles to use. */
+  readonly roles?: string | readonly string[] | undefined
+  /** HTTP: a fetch implementation to use instead of undici / the global fetch. */
+  readonly fetch?: typeof fetch | undefined
+}
+
+export type TransportKind = 'native' | 'http'
+
+/** One endpoint read from a URL. */
+export interface Endpoint {
+  readonly host: string
+  readonly port: number
+}
+
+/** Options with the URL taken apart and defaults applied where the client decides them. */
+export interface ResolvedClientOptions extends Omit<ClientOptions, 'url'> {
+  readonly kind: TransportKind
+  readonly secure: boolean
+  readonly endpoints: readonly Endpoint[]
+  /** Path prefix for HTTP (a proxy may serve ClickHouse below a path). */
+  readonly httpPath: string
+  readonly username: string
+  readonly password: string
+  readonly settings: Settings
+}
+
+const schemes = {
+  'clickhouse:': { kind: 'native', secure: false, port: 9000 },
+  'clickhouses:': { kind: 'native', secure: true, port: 9440 },
+  'http:': { kind: 'http', secure: false, port: 8123 },
+  'https:': { kind: 'http', secure: true, port: 8443 },
+} as const
+
+/** URL parameters that are our options, with how to read them; every other one is a setting. */
+const urlOptions: Record<string, (value: string) => unknown> = {
+  compression: String,
+  connectTimeoutMs: Number,
+  requestTimeoutMs: Number,
+  receiveTimeoutMs: Number,
+  idleTimeoutMs: Number,
+  maxConnections: Number,
+  hostStrategy: String,
+  hostCooldownMs: Number,
+  clientName: String,
+  insertBlockRows: Number,
+  quotaKey: String,
+  headerPrefix: String,
+  auth: String,
+  sessionId: String,
+  roles: String,
+  int64: String,
+  dates: String,
+  decimal: String,
+  secure: (value) => value === '1' || value === 'true',
+}
+
+interface ParsedUrl {
+  kind: TransportKind
+  secure: boolean
+  endpoints: Endpoint[]
+  username?: string
+  password?: string
+  database?: string
+  path: string
+  options: Record<string, unknown>
+  settings: Record<string, string>
+}
+
+/** Takes a client URL apart; comma-separated hosts are allowed, which WHATWG URLs are not. */
+export function parseClientUrl(url: string): ParsedUrl {
+  const match = /^([a-z]+:)\/\/(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/i.exec(url.trim())
+  const scheme = match ? schemes[match[1]!.toLowerCase() as keyof typeof schemes] : undefined
+  if (!match || !scheme) {
+    throw new UsageError(
+      `cannot read the client URL ${JSON.stringify(redactSecrets(url))}: it starts with clickhouse://, clickhouses://, http:// or https://`,
+    )
+  }
+  const [, , credentials, hostList, rawPath, query] = match
+  const endpoints = hostList!
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map((part) => {
+      const address = /^\s*(?:\[([^\]]+)\]|([^:\s]+))(?::(\d+))?\s*$/.exec(part)
+      if (!address) throw new UsageError(`cannot read host ${JSON.stringify(part)} in the client URL`)
+      const port = address[3] === undefined ? scheme.port : Number(address[3])
+      if (!(port > 0 && port < 65_536)) throw new UsageError(`invalid port in ${JSON.stringify(part)}`)
+      return { host: address[1] ?? address[2]!, port }
+    })
+  if (endpoints.length === 0) throw new UsageError('the client URL names no host')
+  const parsed: ParsedUrl = {
+    kind: scheme.kind,
+    secure: scheme.secure,
+    endpoints,
+    path: '/',
+    options: {},
+    settings: {},
+  }
+  if (credentials !== undefined) {
+    const colon = credentials.indexOf(':')
+    parsed.username = decodeURIComponent(colon < 0 ? credentials : credentials.slice(0, colon))
+    if (colon >= 0) parsed.password = decodeURIComponent(credentials.slice(colon + 1))
+  }
+  const path = rawPath && rawPath.length > 1 ? decodeURIComponent(rawPath.slice(1)) : ''
+  // Native URLs name the database in the path; HTTP ones may be served below a path
+  // prefix, so for HTTP the database comes from `?database=` (a path is kept as prefix).
+  if (scheme.kind === 'native' && path) parsed.database = path
+  if (scheme.kind === 'http' && rawPath) parsed.path = rawPath
+  for (const [key, value] of new URLSearchParams(query ?? '')) {
+    if (key === 'database') parsed.database = value
+    else if (key === 'user' || key === 'username') parsed.username = value
+    else if (key === 'password') parsed.password = value
+    else if (key in urlOptions) parsed.options[key] = urlOptions[key]!(value)
+    else parsed.settings[key] = value
+  }
+  return parsed
+}
+
+/** Every key {@link ClientOptions} has: anything else is a mistake (settings go in `settings`). */
+const optionNames = new Set([
+  'url',
+  'username',
+  'password',
+  'database',
+  'settings',
+  'compression',
+  'tls',
+  'connectTimeoutMs',
+  'requestTimeoutMs',
+  'receiveTimeoutMs',
+  'idleTimeoutMs',
+  'maxConnections',
+  'hostStrategy',
+  'hostCooldownMs',
+  'clientName',
+  'insertBlockRows',
+  'quotaKey',
+  'headerPrefix',
+  'auth',
+  'sessionId',
+  'roles',
+  'fetch',
+  'int64',
+  'dates',
+  'decimal',
+])
+
+/** Applies URL(s) and options; explicit options win over what the URL says. */
+export function resolveClientOptions(input: string | ClientOptions): ResolvedClientOptions {
+  if (typeof input !== 'string' && (typeof input !== 'object' || input === null))
+    throw new UsageError('createClient takes a URL or an options object')
+  const options: ClientOptions = typeof input === 'string' ? { url: input } : input
+  for (const key of Object.keys(options)) {
+    if (!optionNames.has(key)) {
+      throw new UsageError(
+        `unknown client option ${JSON.stringify(key)}: ClickHouse settings go in \`settings\` (e.g. { settings: { ${key}: ... } })`,
+      )
+    }
+  }
+  const urls =
+    options.url === undefined ? [] : typeof options.url === 'string' ? [options.url] : [...options.url]
+  if (urls.length === 0) throw new UsageError('createClient needs a url, e.g. clickhouse://localhost:9000')
+  const parsed = urls.map(parseClientUrl)
+  const first = parsed[0]!
+  for (const other of parsed) {
+    if (other.kind !== first.kind || other.secure !== first.secure) {
+      throw new UsageError('all URLs of one client must use the same scheme')
+    }
+  }
+  const { url: _url, ...rest } = options
+  return {
+    ...first.options,
+    ...rest,
+    kind: first.kind,
+    secure: first.secure || first.options.secure === true,
+    endpoints: parsed.flatMap((each) => each.endpoints),
+    httpPath: first.path,
+    username: options.username ?? first.username ?? 'default',
+    password: options.password ?? first.password ?? '',
+    database: options.database ?? first.database,
+    settings: { ...Object.assign({}, ...parsed.map((each) => each.settings)), ...options.settings },
+  } as ResolvedClientOptions
+}
+
+/** The URL of a client for messages and inspect: never with the password. */
+export function describeEndpoints(options: ResolvedClientOptions): string {
+  const scheme =
+    options.kind === 'native'
+      ? options.secure
+        ? 'clickhouses'
+        : 'clickhouse'
+      : options.secure
+        ? 'https'
+        : 'http'
+  const hosts = options.endpoints
+    .map(({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`)
+    .join(',')
+  return `${scheme}://${encodeURIComponent(options.username)}@${hosts}${options.database ? `/${options.database}` : ''}`
+}

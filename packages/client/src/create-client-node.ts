@@ -1,0 +1,24 @@
+import { ClickwireClient, type Client } from './clickwire-client.js'
+import { type ClientOptions, resolveClientOptions } from './client-options.js'
+import { httpTransportFor } from './http-transports.js'
+import { nativeTransportFor } from './native-transport-node.js'
+
+/**
+ * Creates a client. The URL scheme picks the transport: `clickhouse://` / `clickhouses://`
+ * for the native TCP protocol, `http://` / `https://` for the HTTP interface. Code written
+ * against the client works the same on both.
+ *
+ * @example
+ * ```ts
+ * import { createClient, sql } from '@clickwire/client'
+ *
+ * await using ch = createClient('clickhouse://default:@127.0.0.1:9000/default')
+ * const rs = await ch.query<{ n: bigint }>(sql`SELECT number AS n FROM system.numbers LIMIT ${3}`)
+ * console.log(await rs.rows()) // [{ n: 0n }, { n: 1n }, { n: 2n }]
+ * ```
+ */
+export function createClient(urlOrOptions: string | ClientOptions): Client {
+  const options = resolveClientOptions(urlOrOptions)
+  const transport = options.kind === 'native' ? nativeTransportFor(options) : httpTransportFor(options)
+  return new ClickwireClient(options, transport)
+}

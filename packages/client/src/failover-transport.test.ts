@@ -1,0 +1,76 @@
+// FailoverTransport's choice of endpoint, with stand-in transports that only record calls
+// (the real failover against a live server and a dead port is in test/client-options.test.ts).
+import { ClickHouseError, ConnectionError, type ServerInfo, type Transport } from '@clickwire/protocol'
+import { describe, expect, it } from 'vitest'
+import { FailoverTransport } from './failover-transport.js'
+
+function endpoint(name: string, calls: string[], failure?: () => Error): Transport {
+  const info: ServerInfo = { name, version: '1', revision: 0, timezone: 'UTC', displayName: name }
+  const answer = async <T>(value: T): Promise<T> => {
+    calls.push(name)
+    if (failure) throw failure()
+    return value
+  }
+  return {
+    kind: 'http',
+    query: () => answer(undefined as never),
+    insert: () => answer(undefined as never),
+    command: () => answer(undefined as never),
+    ping: () => answer(undefined),
+    serverInfo: () => answer(info),
+    close: async () => {},
+  }
+}
+
+const refused = () => new ConnectionError('refused', { code: 'ECONNREFUSED' })
+
+describe('FailoverTransport', () => {
+  it('tries hosts in order and sets a refused one aside for the cooldown', async () => {
+    const calls: string[] = []
+    const failover = new FailoverTransport(
+      [endpoint('a', calls, refused), endpoint('b', calls)],
+      'in-order',
+      60_000,
+    )
+    expect((await failover.serverInfo()).name).toBe('b')
+    expect((await failover.serverInfo()).name).toBe('b')
+    expect(calls).toEqual(['a', 'b', 'b'])
+  })
+
+  it('rotates hosts with round-robin', async () => {
+    const calls: string[] = []
+    const failover = new FailoverTransport(
+      [endpoint('a', calls), endpoint('b', calls), endpoint('c', calls)],
+      'round-robin',
+      60_000,
+    )
+    for (let i = 0; i < 4; i++) await failover.ping()
+    expect(calls).toEqual(['a', 'b', 'c', 'a'])
+  })
+
+  it('does not move on after a server error or a failure once the request was sent', async () => {
+    const calls: string[] = []
+    const serverError = () => new ClickHouseError({ code: 60, type: 'DB::Exception', message: 'no table' })
+    const failover = new FailoverTransport(
+      [endpoint('a', calls, serverError), endpoint('b', calls)],
+      'in-order',
+      1,
+    )
+    await expect(failover.ping()).rejects.toBeInstanceOf(ClickHouseError)
+    const reset = () => new ConnectionError('reset', { code: 'ECONNRESET' })
+    const midway = new FailoverTransport([endpoint('c', calls, reset), endpoint('d', calls)], 'in-order', 1)
+    await expect(midway.ping()).rejects.toMatchObject({ code: 'ECONNRESET' })
+    expect(calls).toEqual(['a', 'c'])
+  })
+
+  it('raises the last refusal when no host answers', async () => {
+    const calls: string[] = []
+    const failover = new FailoverTransport(
+      [endpoint('a', calls, refused), endpoint('b', calls, refused)],
+      'random',
+      1,
+    )
+    await expect(failover.ping()).rejects.toMatchObject({ code: 'ECONNREFUSED' })
+    expect(calls.sort()).toEqual(['a', 'b'])
+  })
+})

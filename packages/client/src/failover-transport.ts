@@ -1,0 +1,108 @@
+import {
+  type BlockStream,
+  ConnectionError,
+  type InsertOptions,
+  type InsertProducer,
+  type InsertResult,
+  type Progress,
+  type QueryOptions,
+  type RequestOptions,
+  type ServerInfo,
+  type Transport,
+} from '@clickwire/protocol'
+
+type Strategy = 'in-order' | 'round-robin' | 'random'
+
+/**
+ * Several HTTP endpoints behind one transport. A request goes to the first endpoint the
+ * strategy picks; when that endpoint cannot be reached (a ConnectionError before any
+ * response), the next one is tried and the failed one is set aside for a cooldown.
+ * Inserts move on only when the connection failed before anything was sent, which a
+ * ConnectionError from the transport guarantees (it never retries once a body started).
+ */
+export class FailoverTransport implements Transport {
+  readonly kind = 'http' as const
+  private next = 0
+  private readonly failedUntil = new Map<Transport, number>()
+
+  constructor(
+    private readonly transports: readonly Transport[],
+    private readonly strategy: Strategy,
+    private readonly cooldownMs: number,
+  ) {}
+
+  private order(): Transport[] {
+    let ordered = [...this.transports]
+    if (this.strategy === 'round-robin') {
+      const start = this.next++ % ordered.length
+      ordered = [...ordered.slice(start), ...ordered.slice(0, start)]
+    } else if (this.strategy === 'random') {
+      for (let i = ordered.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1))
+        ;[ordered[i], ordered[j]] = [ordered[j]!, ordered[i]!]
+      }
+    }
+    const now = Date.now()
+    const healthy = ordered.filter((transport) => (this.failedUntil.get(transport) ?? 0) <= now)
+    const resting = ordered.filter((transport) => (this.failedUntil.get(transport) ?? 0) > now)
+    return [...healthy, ...resting]
+  }
+
+  private async attempt<T>(call: (transport: Transport) => Promise<T>): Promise<T> {
+    let lastError: unknown
+    for (const transport of this.order()) {
+      try {
+        const result = await call(transport)
+        this.failedUntil.delete(transport)
+        return result
+      } catch (error) {
+        if (!(ConnectionError.isInstance(error) && unreachable(error))) throw error
+        this.failedUntil.set(transport, Date.now() + this.cooldownMs)
+        lastError = error
+      }
+    }
+    throw lastError
+  }
+
+  query(sql: string, options?: QueryOptions): Promise<BlockStream> {
+    return this.attempt((transport) => transport.query(sql, options))
+  }
+
+  insert(table: string, producer: InsertProducer, options?: InsertOptions): Promise<InsertResult> {
+    return this.attempt((transport) => transport.insert(table, producer, options))
+  }
+
+  command(
+    sql: string,
+    options?: RequestOptions,
+  ): Promise<{ readonly queryId: string; readonly progress: Progress }> {
+    return this.attempt((transport) => transport.command(sql, options))
+  }
+
+  ping(options?: {
+    readonly signal?: AbortSignal | undefined
+    readonly timeoutMs?: number | undefined
+  }): Promise<void> {
+    return this.attempt((transport) => transport.ping(options))
+  }
+
+  serverInfo(): Promise<ServerInfo> {
+    return this.attempt((transport) => transport.serverInfo())
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.transports.map((transport) => transport.close()))
+  }
+}
+
+/** Errors that mean the endpoint was not reached at all, so another may be tried. */
+function unreachable(error: ConnectionError): boolean {
+  return [
+    'ECONNREFUSED',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'UND_ERR_CONNECT_TIMEOUT',
+  ].includes(error.code ?? '')
+}

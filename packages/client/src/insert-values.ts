@@ -1,0 +1,370 @@
+import {
+  type ColumnInput,
+  type ColumnMeta,
+  canonicalTypeName,
+  type InsertBatch,
+  type TypeNode,
+  typeArguments,
+  UsageError,
+} from '@clickwire/protocol'
+import type { Data } from 'apache-arrow'
+import { arrowColumnValues } from './arrow-insert-values.js'
+import { concatValues, type NumberArray } from './result-columns.js'
+
+/** Column name -> one value per row: a JS array or a typed array. */
+export type ColumnValues = Readonly<
+  Record<string, readonly unknown[] | NumberArray | BigInt64Array | BigUint64Array>
+>
+
+/** Anything shaped like an apache-arrow Table or RecordBatch. */
+export interface ArrowLike {
+  readonly numRows: number
+  readonly schema: { readonly fields: readonly { readonly name: string }[] }
+  getChild(name: string): { readonly data: readonly Data[] } | null
+}
+
+/** A chunk of rows: objects keyed by column name, arrays in column order, columns, or Arrow. */
+export type InsertChunk<Row = Record<string, unknown>> =
+  | readonly Row[]
+  | readonly (readonly unknown[])[]
+  | ColumnValues
+  | ArrowLike
+
+/**
+ * What `insert` takes: rows (objects or arrays), columns, an Arrow table, or an (async)
+ * iterable that yields row objects one at a time or whole chunks (arrays of rows, column
+ * objects, Arrow tables or record batches).
+ */
+export type InsertValues<Row = Record<string, unknown>> =
+  | InsertChunk<Row>
+  | Iterable<Row | InsertChunk<Row>>
+  | AsyncIterable<Row | InsertChunk<Row>>
+
+function isArrowLike(value: unknown): value is ArrowLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ArrowLike).numRows === 'number' &&
+    typeof (value as ArrowLike).getChild === 'function' &&
+    Array.isArray((value as ArrowLike).schema?.fields)
+  )
+}
+
+function isColumnValues(value: unknown): value is ColumnValues {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isArrowLike(value)) return false
+  if (Symbol.iterator in value || Symbol.asyncIterator in value) return false
+  const columns = Object.values(value)
+  if (columns.length === 0) return false
+  const length = (columns[0] as ArrayLike<unknown>)?.length
+  return columns.every(
+    (column) =>
+      typeof column === 'object' &&
+      column !== null &&
+      (Array.isArray(column) || ArrayBuffer.isView(column)) &&
+      (column as ArrayLike<unknown>).length === length,
+  )
+}
+
+/** A uniform view of one chunk: its column names (when it has them) and a way to cut it. */
+interface Chunk {
+  readonly names: readonly string[] | undefined
+  readonly rows: number
+  /** Values of the `header` columns for rows [start, end). */
+  slice(header: readonly ColumnMeta[], start: number, end: number): ColumnInput[]
+}
+
+function rowObjectsChunk(rows: readonly Record<string, unknown>[]): Chunk {
+  return {
+    names: rows.length > 0 ? Object.keys(rows[0]!) : undefined,
+    rows: rows.length,
+    slice(header, start, end) {
+      return header.map(({ name }) => {
+        const values = new Array<unknown>(end - start)
+        for (let row = start; row < end; row++) {
+          const value = rows[row]!
+          if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+            throw new UsageError(
+              `row ${row}: expected an object like the first row, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+            )
+          }
+          values[row - start] = value[name]
+        }
+        return values
+      })
+    },
+  }
+}
+
+function rowArraysChunk(rows: readonly (readonly unknown[])[]): Chunk {
+  return {
+    names: undefined,
+    rows: rows.length,
+    slice(header, start, end) {
+      return header.map((_, index) => {
+        const values = new Array<unknown>(end - start)
+        for (let row = start; row < end; row++) {
+          const value = rows[row]
+          if (!Array.isArray(value) || value.length !== header.length) {
+            throw new UsageError(
+              `row ${row}: expected an array of ${header.length} values (the table's columns in order)`,
+            )
+          }
+          values[row - start] = value[index]
+        }
+        return values
+      })
+    },
+  }
+}
+
+function sliceColumn(column: ColumnInput, start: number, end: number): ColumnInput {
+  if (start === 0 && end === column.length) return column
+  if (ArrayBuffer.isView(column)) return (column as unknown as Uint8Array).subarray(start, end)
+  return Array.prototype.slice.call(column, start, end)
+}
+
+function columnsChunk(columns: ColumnValues): Chunk {
+  const names = Object.keys(columns)
+  return {
+    names,
+    rows: columns[names[0]!]!.length,
+    slice(header, start, end) {
+      return header.map(({ name }) => {
+        const column = columns[name]
+        if (column === undefined) throw new UsageError(`no values for column ${JSON.stringify(name)}`)
+        return sliceColumn(column, start, end)
+      })
+    },
+  }
+}
+
+function arrowChunk(table: ArrowLike): Chunk {
+  const names = table.schema.fields.map((field) => field.name)
+  const cache = new Map<string, ColumnInput>()
+  const valuesOf = (column: ColumnMeta): ColumnInput => {
+    let values = cache.get(column.name)
+    if (!values) {
+      const vector = table.getChild(column.name)
+      if (!vector) throw new UsageError(`the Arrow table has no column ${JSON.stringify(column.name)}`)
+      values = arrowColumnValues(vector.data, column.typeNode)
+      cache.set(column.name, values)
+    }
+    return values
+  }
+  return {
+    names,
+    rows: table.numRows,
+    slice: (header, start, end) => header.map((column) => sliceColumn(valuesOf(column), start, end)),
+  }
+}
+
+function chunkOf(value: unknown): Chunk | undefined {
+  if (isArrowLike(value)) return arrowChunk(value)
+  if (Array.isArray(value)) {
+    if (value.length === 0) return { names: undefined, rows: 0, slice: () => [] }
+    return Array.isArray(value[0])
+      ? rowArraysChunk(value as unknown[][])
+      : rowObjectsChunk(value as Record<string, unknown>[])
+  }
+  if (isColumnValues(value)) return columnsChunk(value)
+  return undefined
+}
+
+/** The chunks of an insert, with the column names the first chunk announces. */
+export interface InsertSource {
+  /** Column names to insert into, when the values name them (objects, columns, Arrow). */
+  readonly names: readonly string[] | undefined
+  /** The values in batches of `blockRows` rows (the last may be smaller), in `header` order. */
+  batches(header: readonly ColumnMeta[]): AsyncIterable<InsertBatch>
+  /** Ends the caller's iterator (its `finally` blocks run) if it was not read to the end. */
+  close(): Promise<void>
+}
+
+/** Families whose one value is itself an array (so an object of arrays may be one row). */
+const arrayValued = new Set([
+  'Array',
+  'Nested',
+  'Tuple',
+  'Point',
+  'Ring',
+  'LineString',
+  'Polygon',
+  'MultiLineString',
+  'MultiPolygon',
+])
+/** Families whose one value may be a Uint8Array (bytes). */
+const byteValued = new Set(['String', 'FixedString', 'AggregateFunction'])
+
+function familyOf(type: TypeNode): string {
+  const family = canonicalTypeName(type.name)
+  if (family === 'Nullable' || family === 'LowCardinality' || family === 'SimpleAggregateFunction') {
+    const inner = typeArguments(type)
+    return familyOf(inner[inner.length - 1] ?? type)
+  }
+  return family
+}
+
+/**
+ * Whether an object whose values are all arrays is one row (rather than a chunk of
+ * columns): only when each of its columns can take an array as one value (Array, Tuple,
+ * ...; or bytes for String). A column of plain numbers or text settles it as columns.
+ */
+function isOneRow(item: ColumnValues, header: ReadonlyMap<string, ColumnMeta>): boolean {
+  for (const [name, value] of Object.entries(item)) {
+    const column = header.get(name)
+    if (!column) continue
+    const family = familyOf(column.typeNode)
+    const fits = arrayValued.has(family) || (value instanceof Uint8Array && byteValued.has(family))
+    if (!fits) return false
+  }
+  return true
+}
+
+/**
+ * Chunks of an (async) iterable, in `header` terms; single row objects are gathered into
+ * chunks of `blockRows`.
+ */
+async function* iterableChunks(
+  items: AsyncIterable<unknown>,
+  header: readonly ColumnMeta[],
+  blockRows: number,
+): AsyncGenerator<Chunk> {
+  const byName = new Map(header.map((column) => [column.name, column]))
+  let pending: Record<string, unknown>[] = []
+  for await (const item of items) {
+    const chunk = isColumnValues(item) && isOneRow(item, byName) ? undefined : chunkOf(item)
+    if (chunk) {
+      if (pending.length) {
+        yield rowObjectsChunk(pending)
+        pending = []
+      }
+      if (chunk.rows > 0) yield chunk
+    } else if (typeof item === 'object' && item !== null) {
+      pending.push(item as Record<string, unknown>)
+      if (pending.length >= blockRows) {
+        yield rowObjectsChunk(pending)
+        pending = []
+      }
+    } else throw new UsageError(`cannot insert ${item === null ? 'null' : typeof item} as a row`)
+  }
+  if (pending.length) yield rowObjectsChunk(pending)
+}
+
+/** The column names an item of an iterable carries (an object's keys, a chunk's names). */
+function namesOf(item: unknown): readonly string[] | undefined {
+  if (isArrowLike(item)) return item.schema.fields.map((field) => field.name)
+  if (Array.isArray(item)) {
+    const first = item[0]
+    return typeof first === 'object' && first !== null && !Array.isArray(first)
+      ? Object.keys(first)
+      : undefined
+  }
+  return typeof item === 'object' && item !== null ? Object.keys(item) : undefined
+}
+
+/** Rows [start, end) of one chunk waiting to fill a block. */
+interface Segment {
+  readonly chunk: Chunk
+  readonly start: number
+  readonly end: number
+}
+
+/**
+ * Cuts chunks into blocks of exactly `blockRows` rows (the last one smaller): large chunks
+ * are sliced (typed arrays as views), small ones are held back and joined until a block is
+ * full, so a generator yielding ten rows at a time still sends full blocks. At most one
+ * block's worth of rows is held back, so memory stays bounded however long the input is.
+ */
+export async function* coalesce(
+  chunks: AsyncIterable<Chunk>,
+  header: readonly ColumnMeta[],
+  blockRows: number,
+): AsyncGenerator<InsertBatch> {
+  let held: Segment[] = []
+  let heldRows = 0
+  const release = (): InsertBatch => {
+    const parts = held.map((segment) => segment.chunk.slice(header, segment.start, segment.end))
+    const columns = header.map((_, index) => concatValues(parts.map((part) => part[index]!)))
+    const batch = { rows: heldRows, columns }
+    held = []
+    heldRows = 0
+    return batch
+  }
+  for await (const chunk of chunks) {
+    let start = 0
+    if (heldRows > 0) {
+      const take = Math.min(chunk.rows, blockRows - heldRows)
+      held.push({ chunk, start: 0, end: take })
+      heldRows += take
+      start = take
+      if (heldRows === blockRows) yield release()
+    }
+    for (; chunk.rows - start >= blockRows; start += blockRows) {
+      yield { rows: blockRows, columns: chunk.slice(header, start, start + blockRows) }
+    }
+    if (start < chunk.rows) {
+      held.push({ chunk, start, end: chunk.rows })
+      heldRows += chunk.rows - start
+    }
+  }
+  if (heldRows > 0) yield release()
+}
+
+/**
+ * Reads the first item of what the user passed (to learn the column names) and returns a
+ * source that replays it followed by the rest, in blocks of `blockRows` rows.
+ */
+export async function insertSource(values: InsertValues<unknown>, blockRows: number): Promise<InsertSource> {
+  if (!(Number.isInteger(blockRows) && blockRows > 0))
+    throw new UsageError(`insertBlockRows must be a positive integer, got ${blockRows}`)
+  const direct = chunkOf(values)
+  if (direct) {
+    return {
+      names: direct.names,
+      batches: (header) =>
+        coalesce(
+          (async function* () {
+            if (direct.rows > 0) yield direct
+          })(),
+          header,
+          blockRows,
+        ),
+      close: async () => {},
+    }
+  }
+  if (
+    typeof values !== 'object' ||
+    values === null ||
+    !(Symbol.asyncIterator in values || Symbol.iterator in values)
+  ) {
+    throw new UsageError(
+      'insert takes rows (objects or arrays), columns, an Arrow table, or an (async) iterable of them',
+    )
+  }
+  const iterator: AsyncIterator<unknown> | Iterator<unknown> =
+    Symbol.asyncIterator in values
+      ? (values as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+      : (values as Iterable<unknown>)[Symbol.iterator]()
+  const first = await iterator.next()
+  let finished = first.done === true
+  async function* items(): AsyncGenerator<unknown> {
+    if (first.done) return
+    yield first.value
+    for (;;) {
+      const next = await iterator.next()
+      if (next.done) break
+      yield next.value
+    }
+    finished = true
+  }
+  return {
+    names: first.done ? undefined : namesOf(first.value),
+    batches: (header) => coalesce(iterableChunks(items(), header, blockRows), header, blockRows),
+    close: async () => {
+      if (!finished) {
+        finished = true
+        await iterator.return?.()
+      }
+    },
+  }
+}

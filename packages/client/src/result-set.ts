@@ -1,0 +1,232 @@
+import {
+  type BlockStream,
+  type ColumnMeta,
+  type NativeBlock,
+  type ProfileInfo,
+  type Progress,
+  type RowObject,
+  rowArrays,
+  rowBuilder,
+  rowObjects,
+  UsageError,
+} from '@clickwire/protocol'
+import type { RecordBatch, Table } from 'apache-arrow'
+import { ArrowConverter } from './arrow-table.js'
+import { concatValues, type ResultColumns } from './result-columns.js'
+
+/** One block of a streamed result, columnar. */
+export class ResultBlock<Row = RowObject> {
+  private cached: ArrayLike<unknown>[] | undefined
+
+  constructor(
+    /** The decoded block as the transport delivered it. */
+    readonly native: NativeBlock,
+    private readonly converter: () => ArrowConverter,
+  ) {}
+
+  get rowCount(): number {
+    return this.native.rows
+  }
+
+  /** Names and ClickHouse types of the block's columns. */
+  get meta(): readonly { readonly name: string; readonly type: string }[] {
+    return this.native.columns.map((column) => ({ name: column.name, type: column.typeName }))
+  }
+
+  /** Each column's values (typed arrays for numbers), in column order. */
+  values(): ArrayLike<unknown>[] {
+    this.cached ??= this.native.columns.map((column) => column.column.values())
+    return this.cached
+  }
+
+  /** The block's columns by name. */
+  columns(): ResultColumns<Row> {
+    const values = this.values()
+    const columns: Record<string, ArrayLike<unknown>> = {}
+    this.native.columns.forEach((column, index) => {
+      columns[column.name] = values[index]!
+    })
+    return columns as ResultColumns<Row>
+  }
+
+  /** The block's rows as objects. */
+  rows(): Row[] {
+    return rowObjects(this.native) as Row[]
+  }
+
+  /** The block's rows as arrays of values in column order. */
+  arrays(): unknown[][] {
+    return rowArrays(this.native)
+  }
+
+  /** The block as an Arrow record batch (numeric columns share the block's buffers). */
+  arrow(): RecordBatch {
+    return this.converter().recordBatch(this.native)
+  }
+}
+
+/** What a ResultSet needs besides the transport's stream. */
+export interface ResultSetSetup {
+  readonly meta: readonly ColumnMeta[]
+  /** The server's time zone (for the Arrow type of DateTime columns that name none). */
+  readonly timezone: string
+}
+
+/**
+ * The result of one query. It streams: consume it once, as rows, arrays, columns, an
+ * Arrow table, an async iteration over rows, or `blocks()`. Leaving it unconsumed holds a
+ * connection; `cancel()` (or `await using`) releases it.
+ *
+ * @example
+ * ```ts
+ * const rs = await ch.query<{ n: bigint }>('SELECT number AS n FROM system.numbers LIMIT 3')
+ * for await (const row of rs) console.log(row.n)
+ * ```
+ */
+export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
+  /** Result column names and ClickHouse types. */
+  readonly meta: readonly ColumnMeta[]
+  // True private fields: inspect and JSON.stringify never reach the transport behind them.
+  readonly #stream: BlockStream
+  readonly #timezone: string
+  #consumed = false
+  #converter: ArrowConverter | undefined
+
+  constructor(stream: BlockStream, setup: ResultSetSetup) {
+    this.#stream = stream
+    this.meta = setup.meta
+    this.#timezone = setup.timezone
+  }
+
+  /** The query id (given or generated). */
+  get queryId(): string {
+    return this.#stream.queryId
+  }
+
+  /** Progress reported by the server so far; final once the result was consumed. */
+  get progress(): Progress {
+    return this.#stream.progress
+  }
+
+  /** What the server says about the complete result (native only; see the README). */
+  get profileInfo(): ProfileInfo | undefined {
+    return this.#stream.profileInfo
+  }
+
+  /** The `WITH TOTALS` row, once the result was consumed (native only; see the README). */
+  get totals(): Row | undefined {
+    const block = this.#stream.totals
+    return block && block.rows > 0 ? (rowObjects(block)[0] as Row) : undefined
+  }
+
+  /** Minimums and maximums (`extremes = 1`), once consumed (native only; see the README). */
+  get extremes(): Row[] | undefined {
+    const block = this.#stream.extremes
+    return block ? (rowObjects(block) as Row[]) : undefined
+  }
+
+  #take(): BlockStream {
+    if (this.#consumed) throw new UsageError('a ResultSet can be consumed once')
+    this.#consumed = true
+    return this.#stream
+  }
+
+  #arrowConverter = (): ArrowConverter => {
+    this.#converter ??= new ArrowConverter(this.meta, this.#timezone)
+    return this.#converter
+  }
+
+  /** Streams columnar blocks, reading no further than the consumer. */
+  async *blocks(): AsyncGenerator<ResultBlock<Row>, void, undefined> {
+    for await (const block of this.#take()) {
+      if (block.rows > 0) yield new ResultBlock<Row>(block, this.#arrowConverter)
+    }
+  }
+
+  /** Streams rows as objects, one block in memory at a time. Breaking out cancels the query. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Row, void, undefined> {
+    for await (const block of this.#take()) {
+      if (block.rows === 0) continue
+      const columns = block.columns.map((column) => column.column.values())
+      const build = rowBuilder(block.columns.map((column) => column.name))
+      for (let row = 0; row < block.rows; row++) yield build(columns, row) as Row
+    }
+  }
+
+  /** All rows as objects keyed by column name. */
+  async rows(): Promise<Row[]> {
+    const rows: Row[] = []
+    for await (const block of this.#take()) {
+      if (block.rows === 0) continue
+      const objects = rowObjects(block) as Row[]
+      for (let i = 0; i < objects.length; i++) rows.push(objects[i]!)
+    }
+    return rows
+  }
+
+  /** All rows as arrays of values in column order. */
+  async arrays(): Promise<unknown[][]> {
+    const rows: unknown[][] = []
+    for await (const block of this.#take()) {
+      if (block.rows === 0) continue
+      const arrays = rowArrays(block)
+      for (let i = 0; i < arrays.length; i++) rows.push(arrays[i]!)
+    }
+    return rows
+  }
+
+  /**
+   * All values by column: one typed array per numeric column (each block copied into it
+   * once; a one-block result is the block's own array), a JS array for the rest.
+   */
+  async columns(): Promise<ResultColumns<Row>> {
+    const parts: ArrayLike<unknown>[][] = this.meta.map(() => [])
+    for await (const block of this.#take()) {
+      if (block.rows === 0) continue
+      block.columns.forEach((column, index) => {
+        parts[index]?.push(column.column.values())
+      })
+    }
+    const result: Record<string, ArrayLike<unknown>> = {}
+    this.meta.forEach((column, index) => {
+      result[column.name] = concatValues(parts[index]!)
+    })
+    return result as ResultColumns<Row>
+  }
+
+  /**
+   * The result as an apache-arrow Table: one record batch per block. Numeric columns
+   * (integers, floats, Date32, DateTime64, Decimal128/256) share the received buffers;
+   * see the README for how each ClickHouse type maps to Arrow.
+   */
+  async arrow(): Promise<Table> {
+    const converter = this.#arrowConverter()
+    const batches: RecordBatch[] = []
+    for await (const block of this.#take()) if (block.rows > 0) batches.push(converter.recordBatch(block))
+    return converter.table(batches)
+  }
+
+  /** Stops the query and releases its connection. Safe to call at any time, and twice. */
+  async cancel(): Promise<void> {
+    this.#consumed = true
+    await this.#stream.cancel()
+  }
+
+  /** `await using rs = await ch.query(...)` cancels what was not read. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.#stream.cancel()
+  }
+
+  toString(): string {
+    return `ResultSet(${this.queryId}: ${this.meta.map((column) => `${column.name} ${column.type}`).join(', ')})`
+  }
+
+  toJSON(): { queryId: string; meta: { name: string; type: string }[] } {
+    return { queryId: this.queryId, meta: this.meta.map(({ name, type }) => ({ name, type })) }
+  }
+
+  /** What `util.inspect` shows: never the transport's internals. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString()
+  }
+}

@@ -1,0 +1,68 @@
+import { legacyParameterFeatures, modernParameterFeatures } from '@clickwire/protocol'
+import { describe, expect, it } from 'vitest'
+import { SqlFragment, sql } from './sql-template.js'
+
+describe('sql', () => {
+  it('compiles values to numbered typed placeholders, never to SQL text', () => {
+    const name = "x'; DROP TABLE t; --"
+    const compiled =
+      sql`SELECT * FROM t WHERE id = ${42} AND name = ${name} AND tags IN ${['a', 'b']}`.compile()
+    expect(compiled).toEqual({
+      query: 'SELECT * FROM t WHERE id = {p0:Int64} AND name = {p1:String} AND tags IN {p2:Array(String)}',
+      params: { p0: 42, p1: name, p2: ['a', 'b'] },
+    })
+  })
+
+  it('infers each JS type', () => {
+    const values = [1, 1.5, -1n, 2n ** 64n - 1n, 's', true, new Date(0), [1, null], null, new Map([['k', 1]])]
+    const types = values.map((value) => /\{p0:(.*)\}/.exec(sql`${value as never}`.compile().query)![1])
+    expect(types).toEqual([
+      'Int64',
+      'Float64',
+      'Int64',
+      'UInt64',
+      'String',
+      'Bool',
+      "DateTime64(3, 'UTC')",
+      'Array(Nullable(Int64))',
+      'Nullable(Nothing)',
+      'Map(String, Int64)',
+    ])
+  })
+
+  it('compiles for an old server: UInt8 for booleans, DateTime for Dates', () => {
+    expect(sql`${true} ${new Date(0)}`.compile(legacyParameterFeatures).query).toBe(
+      "{p0:UInt8} {p1:DateTime('UTC')}",
+    )
+    expect(sql`${true}`.compile(modernParameterFeatures).query).toBe('{p0:Bool}')
+  })
+
+  it('quotes identifiers, inserts raw SQL, keeps explicit types, and nests fragments', () => {
+    const where = sql`a = ${1}`
+    const compiled =
+      sql`SELECT ${sql.raw('count()')} FROM ${sql.id('my db', 'my`table')} WHERE ${where} AND b = ${sql.typed(2, 'UInt8')}`.compile()
+    expect(compiled).toEqual({
+      query: 'SELECT count() FROM `my db`.`my\\`table` WHERE a = {p0:Int64} AND b = {p1:UInt8}',
+      params: { p0: 1, p1: 2 },
+    })
+  })
+
+  it('joins fragments and values with a separator', () => {
+    const joined = sql.join([sql`a = ${1}`, sql`b = ${2}`], sql` OR `)
+    expect(joined.compile().query).toBe('a = {p0:Int64} OR b = {p1:Int64}')
+    expect(sql`IN (${sql.join([1, 2, 3])})`.compile().query).toBe('IN ({p0:Int64}, {p1:Int64}, {p2:Int64})')
+    expect(sql.join([]).compile().query).toBe('')
+  })
+
+  it('is recognized across copies of the package by its brand', () => {
+    const fragment = sql`SELECT 1`
+    expect(SqlFragment.isInstance(fragment)).toBe(true)
+    expect(SqlFragment.isInstance({ strings: [], values: [] })).toBe(false)
+    expect(String(sql`SELECT ${1}`)).toBe('SELECT {p0:Int64}')
+  })
+
+  it('refuses values it cannot type when compiled', () => {
+    expect(() => sql`${[1, 'a'] as never}`.compile()).toThrow('cannot infer a ClickHouse type')
+    expect(() => sql.id()).toThrow('at least one name')
+  })
+})

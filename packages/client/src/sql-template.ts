@@ -1,0 +1,164 @@
+import {
+  inferParameterType,
+  modernParameterFeatures,
+  type ParameterTypeFeatures,
+  quoteSqlIdentifier,
+  type TypeNode,
+  typeToString,
+  UsageError,
+} from '@clickwire/protocol'
+
+/** Values `sql` accepts inline: each becomes a typed server-side parameter. */
+export type SqlValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | Date
+  | null
+  | undefined
+  | Uint8Array
+  | Int8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array
+  | readonly SqlValue[]
+  | ReadonlyMap<SqlValue, SqlValue>
+  | { readonly [key: string]: SqlValue }
+
+/** What may appear inside `${...}` of a `sql` template. */
+export type SqlInterpolation = SqlValue | SqlFragment | SqlIdentifier | SqlRaw | SqlTypedValue
+
+const fragmentBrand = Symbol.for('clickwire.sql.fragment')
+
+/** `sql.id(...)`: a quoted identifier (`db`.`table`). */
+export class SqlIdentifier {
+  constructor(readonly parts: readonly string[]) {
+    if (parts.length === 0) throw new UsageError('sql.id() needs at least one name')
+    for (const part of parts) if (typeof part !== 'string') throw new UsageError('sql.id() takes strings')
+  }
+  toSql(): string {
+    return this.parts.map(quoteSqlIdentifier).join('.')
+  }
+}
+
+/** `sql.raw(...)`: SQL text inserted as it is. Never pass user input here. */
+export class SqlRaw {
+  constructor(readonly text: string) {
+    if (typeof text !== 'string') throw new UsageError('sql.raw() takes a string')
+  }
+}
+
+/** `sql.typed(value, type)`: a parameter with an explicit ClickHouse type. */
+export class SqlTypedValue {
+  constructor(
+    readonly value: unknown,
+    readonly type: string,
+  ) {}
+}
+
+/** A compiled query: text with `{pN:Type}` placeholders and their values. */
+export interface CompiledSql {
+  readonly query: string
+  readonly params: Record<string, unknown>
+}
+
+/**
+ * A query built by the `sql` tag. Interpolated values never become SQL text: each is a
+ * `{pN:Type}` placeholder with its type inferred from the JS value (number -> Int64 or
+ * Float64, bigint -> Int64 or UInt64, string -> String, boolean -> Bool, Date ->
+ * DateTime64(3), arrays -> Array(T), null -> Nullable). The client compiles it for the
+ * server it talks to (old servers lack Bool and DateTime64; see inferParameterType).
+ */
+export class SqlFragment {
+  readonly [fragmentBrand] = true
+
+  constructor(
+    readonly strings: readonly string[],
+    readonly values: readonly SqlInterpolation[],
+  ) {}
+
+  static isInstance(value: unknown): value is SqlFragment {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[fragmentBrand] === true
+    )
+  }
+
+  /** Text and parameters, with types inferred for `features` (a server's capabilities). */
+  compile(features: ParameterTypeFeatures = modernParameterFeatures): CompiledSql {
+    const params: Record<string, unknown> = {}
+    let counter = 0
+    const visit = (fragment: SqlFragment): string => {
+      let text = fragment.strings[0] ?? ''
+      for (let index = 0; index < fragment.values.length; index++) {
+        text += render(fragment.values[index]) + (fragment.strings[index + 1] ?? '')
+      }
+      return text
+    }
+    const placeholder = (value: unknown, type: TypeNode | string) => {
+      const name = `p${counter++}`
+      params[name] = value
+      return `{${name}:${typeof type === 'string' ? type : typeToString(type)}}`
+    }
+    const render = (value: SqlInterpolation): string => {
+      if (SqlFragment.isInstance(value)) return visit(value)
+      if (value instanceof SqlIdentifier) return value.toSql()
+      if (value instanceof SqlRaw) return value.text
+      if (value instanceof SqlTypedValue) return placeholder(value.value, value.type)
+      return placeholder(value, inferParameterType(value, features))
+    }
+    return { query: visit(this), params }
+  }
+
+  /** The query text with placeholders (types as a modern server would get them). */
+  toString(): string {
+    return this.compile().query
+  }
+}
+
+/**
+ * Builds a query whose interpolated values are sent as typed parameters, never spliced
+ * into the SQL text.
+ *
+ * @example
+ * ```ts
+ * const rs = await ch.query(sql`SELECT * FROM ${sql.id('events')} WHERE id = ${id} AND has(${tags}, tag)`)
+ * ```
+ */
+export function sql(strings: TemplateStringsArray, ...values: SqlInterpolation[]): SqlFragment {
+  return new SqlFragment(strings, values)
+}
+
+/** A quoted identifier: `sql.id('db', 'table')` is `` `db`.`table` ``. */
+sql.id = (...parts: string[]): SqlIdentifier => new SqlIdentifier(parts)
+
+/** SQL text inserted as it is. Never pass user input here. */
+sql.raw = (text: string): SqlRaw => new SqlRaw(text)
+
+/** A parameter with an explicit type: `sql.typed(5, 'UInt8')`. */
+sql.typed = (value: unknown, type: string): SqlTypedValue => new SqlTypedValue(value, type)
+
+/** Joins fragments or values with a separator (default `, `). */
+sql.join = (items: readonly SqlInterpolation[], separator: string | SqlFragment = ', '): SqlFragment => {
+  const strings = ['']
+  const values: SqlInterpolation[] = []
+  items.forEach((item, index) => {
+    if (index > 0) {
+      if (typeof separator === 'string') strings[strings.length - 1] += separator
+      else {
+        values.push(separator)
+        strings.push('')
+      }
+    }
+    values.push(item)
+    strings.push('')
+  })
+  return new SqlFragment(strings, values)
+}

@@ -1,0 +1,69 @@
+/**
+ * What introspection reads from a server, as plain data: no client, no TypeScript text.
+ * Rendering works on this alone, so it can be built by hand (tests, other sources) and
+ * serialized as JSON.
+ */
+
+/**
+ * How a column gets its value, from `system.columns.default_kind`:
+ * - `''`: an ordinary column; an insert must give it.
+ * - `DEFAULT`: computed when an insert leaves it out.
+ * - `MATERIALIZED`: always computed; never inserted, not in `SELECT *`.
+ * - `ALIAS`: computed on read, never stored; never inserted, not in `SELECT *`.
+ * - `EPHEMERAL`: (ClickHouse 22.2+) only given on insert, never read back.
+ */
+export type ColumnDefaultKind = '' | 'DEFAULT' | 'MATERIALIZED' | 'ALIAS' | 'EPHEMERAL'
+
+/** One column of a table or view. */
+export interface ColumnMetadata {
+  readonly name: string
+  /** The ClickHouse type as the server prints it, e.g. `Nullable(Decimal(9, 2))`. */
+  readonly type: string
+  readonly defaultKind: ColumnDefaultKind
+  /** The DEFAULT / MATERIALIZED / ALIAS expression, `''` when there is none. */
+  readonly defaultExpression: string
+  /** `system.columns.comment`, `''` when there is none. */
+  readonly comment: string
+}
+
+/**
+ * What can be done with a table's rows:
+ * - `table`: select and insert.
+ * - `view`: select only (View, MaterializedView, LiveView, WindowView, Dictionary).
+ */
+export type TableKind = 'table' | 'view'
+
+/** One table, view or dictionary. */
+export interface TableMetadata {
+  readonly database: string
+  readonly name: string
+  /** The engine as `system.tables.engine` names it, e.g. `MergeTree`, `View`. */
+  readonly engine: string
+  readonly kind: TableKind
+  /** `system.tables.comment` where the server has it (21.6+), else `''`. */
+  readonly comment: string
+  readonly columns: readonly ColumnMetadata[]
+}
+
+/** Everything rendering needs. */
+export interface SchemaMetadata {
+  /** The databases asked for, in the order given; a table key is qualified when there are several. */
+  readonly databases: readonly string[]
+  /** Tables grouped by database in the order of `databases`, each group sorted by name. */
+  readonly tables: readonly TableMetadata[]
+}
+
+/** Engines whose rows cannot be inserted through the table itself. */
+const readOnlyEngines = new Set(['View', 'MaterializedView', 'LiveView', 'WindowView', 'Dictionary'])
+
+/** The kind of a table from its engine name. */
+export function tableKindOf(engine: string): TableKind {
+  return readOnlyEngines.has(engine) ? 'view' : 'table'
+}
+
+const defaultKinds: readonly string[] = ['', 'DEFAULT', 'MATERIALIZED', 'ALIAS', 'EPHEMERAL']
+
+/** A `default_kind` as read from the server; unknown future kinds count as computed (read-only). */
+export function columnDefaultKindOf(text: string): ColumnDefaultKind {
+  return (defaultKinds.includes(text) ? text : 'MATERIALIZED') as ColumnDefaultKind
+}

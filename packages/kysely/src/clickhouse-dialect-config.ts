@@ -1,0 +1,48 @@
+import type { Client } from '@clickwire/client'
+import type { DeleteStatement } from './clickhouse-query-compiler.js'
+
+/** How long and how often to wait for mutations (see {@link ClickHouseDialectConfig.waitForMutations}). */
+export interface MutationWaitOptions {
+  /** Give up after this long (default 300 000 ms): a TimeoutError; the mutation keeps running. */
+  readonly timeoutMs?: number | undefined
+  /** First pause between checks of `system.mutations` (default 25 ms, doubling up to 1 s). */
+  readonly pollMs?: number | undefined
+}
+
+/** Configuration of {@link ClickHouseDialect}. */
+export interface ClickHouseDialectConfig {
+  /**
+   * The clickwire client to run queries on (native or HTTP), or a function that creates it
+   * on first use. `db.destroy()` closes it unless `closeClient` is false.
+   */
+  readonly client: Client | (() => Client | Promise<Client>)
+  /**
+   * The server version (`SELECT version()`), when known in advance. Otherwise the driver asks
+   * the server on first use; queries compiled before that assume a current server and are
+   * compiled again for the real one when they run.
+   */
+  readonly serverVersion?: string | undefined
+  /**
+   * How `deleteFrom` compiles: `auto` (default) uses lightweight `DELETE FROM` where the
+   * server has it (23.3+) and an `ALTER TABLE ... DELETE` mutation before; `mutation` always
+   * uses the ALTER form; `lightweight` always the DELETE form.
+   */
+  readonly deleteStatement?: DeleteStatement | undefined
+  /**
+   * Mutations (`updateTable`, `deleteFrom`) are asynchronous on the server: the statement
+   * returns once the mutation is queued, and rows change as parts are rewritten. With this
+   * set, `execute()` returns only when no mutation of the table is pending in
+   * `system.mutations` (like `mutations_sync = 1`, which servers before 20.1 lack). Migrations
+   * always wait. Default false.
+   */
+  readonly waitForMutations?: boolean | MutationWaitOptions | undefined
+  /**
+   * Send `insertInto(t).values(rows)` with plain values through `client.insert` as Native
+   * blocks (default true). Inserts with expressions, `INSERT ... SELECT` and CTEs always go as SQL.
+   */
+  readonly columnarInserts?: boolean | undefined
+  /** Whether `db.destroy()` closes the client (default true, as Kysely's dialects end their pools). */
+  readonly closeClient?: boolean | undefined
+  /** How long a migrator waits for another one's lock before failing (default 600 000 ms). */
+  readonly migrationLockTimeoutMs?: number | undefined
+}

@@ -1,0 +1,18 @@
+import { type RawBuilder, sql } from 'kysely'
+import { TypedValue } from './parameter-types.js'
+
+/**
+ * A value sent with an explicit ClickHouse type instead of the inferred one: the compiler
+ * writes `{pN:<type>}`. For tuples (never inferred), narrow integer types, Dates as `Date`,
+ * Decimals, and anything whose JS value does not say its ClickHouse type.
+ *
+ * @example
+ * ```ts
+ * db.selectFrom('events').selectAll().where('day', '=', typed('2024-05-01', 'Date'))
+ * // select * from `events` where `day` = {p0:Date}
+ * db.selectFrom('points').selectAll().where(sql`(x, y)`, 'in', [typed([1, 2], 'Tuple(UInt8, UInt8)')])
+ * ```
+ */
+export function typed<T>(value: T, type: string): RawBuilder<T> {
+  return sql.val(new TypedValue(value, type) as unknown as T)
+}
