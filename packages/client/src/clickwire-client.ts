@@ -4,9 +4,9 @@ import {
   type ColumnMeta,
   type ExternalTable,
   type InsertResult,
-  modernParameterFeatures,
   type ParameterTypeFeatures,
   type Progress,
+  parameterFeaturesOf,
   parseTypeCached,
   type QueryEvents,
   type RowObject,
@@ -97,22 +97,6 @@ export interface Client {
   /** Closes every connection; later calls fail with a UsageError. */
   close(): Promise<void>
   [Symbol.asyncDispose](): Promise<void>
-}
-
-/** Whether a server version (`major.minor...`) is at least `major.minor`. */
-function atLeast(version: string, major: number, minor: number): boolean {
-  const [a = 0, b = 0] = version.split('.').map(Number)
-  return a > major || (a === major && b >= minor)
-}
-
-/** Which inferred parameter types a server understands. */
-export function parameterFeaturesOf(version: string): ParameterTypeFeatures {
-  if (!version) return modernParameterFeatures
-  return {
-    bool: atLeast(version, 21, 12),
-    dateTime64: atLeast(version, 20, 1),
-    map: atLeast(version, 21, 1),
-  }
 }
 
 /** `promise`, or an AbortError as soon as `signal` fires. */

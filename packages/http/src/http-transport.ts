@@ -148,7 +148,7 @@ export class HttpTransport implements Transport {
     this.#backend = backend(this.#options, options)
   }
 
-  /** Requests sent a second time after a stale kept-alive socket failed them. */
+  /** Requests sent again after a stale kept-alive socket failed them (each resend counts). */
   get retries(): number {
     return this.#retries
   }
@@ -609,8 +609,9 @@ export class HttpTransport implements Transport {
 
   /**
    * Sends one request and waits for its status and headers. A request that failed on a
-   * socket the server had closed (before any byte of the answer) is sent once more when it
-   * is safe to repeat. A status other than 200 becomes the server's exception.
+   * socket the server had closed (before any byte of the answer) is sent again when it is
+   * safe to repeat, at most once per pooled socket. A status other than 200 becomes the
+   * server's exception.
    */
   async #send(
     parts: RequestParts,
@@ -704,20 +705,24 @@ export class HttpTransport implements Transport {
     let response: BackendResponse
     try {
       started = true
-      try {
-        response = await attempt()
-      } catch (error) {
-        const stale =
-          how.retryable &&
-          isBackendFailure(error) &&
-          error.phase === 'before-response' &&
-          error.timeout === undefined &&
-          error.code !== undefined &&
-          staleSocketCodes.has(error.code) &&
-          !controller.signal.aborted
-        if (!stale) throw error
-        this.#retries++
-        response = await attempt()
+      // Every kept-alive socket may be one the server closed (a restart closes them all at
+      // once), so a request safe to repeat may meet that once per socket, then a fresh one.
+      for (let retries = 0; ; retries++) {
+        try {
+          response = await attempt()
+          break
+        } catch (error) {
+          const stale =
+            how.retryable &&
+            isBackendFailure(error) &&
+            error.phase === 'before-response' &&
+            error.timeout === undefined &&
+            error.code !== undefined &&
+            staleSocketCodes.has(error.code) &&
+            !controller.signal.aborted
+          if (!stale || retries >= options.maxOpenConnections) throw error
+          this.#retries++
+        }
       }
     } catch (error) {
       settle()

@@ -1,15 +1,4 @@
-/** `major.minor.patch` of a version string such as `18.16.1` or `24.8.4.13`; zeros when unknown. */
-export function parseVersion(version: string): readonly [number, number, number] {
-  const match = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(version.trim())
-  if (!match) return [0, 0, 0]
-  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)]
-}
-
-/** Whether `version` is at least `major.minor`. */
-export function versionAtLeast(version: string, major: number, minor: number): boolean {
-  const [a, b] = parseVersion(version)
-  return a > major || (a === major && b >= minor)
-}
+import { versionAtLeast } from '@clickwire/protocol'
 
 /**
  * What the HTTP path needs to know about a server, detected once per transport.

@@ -1,5 +1,6 @@
+import { versionAtLeast } from '@clickwire/protocol'
 import { describe, expect, it } from 'vitest'
-import { currentServerProfile, serverProfile, versionAtLeast } from './server-profile.js'
+import { currentServerProfile, serverProfile } from './server-profile.js'
 
 describe('serverProfile', () => {
   it('knows what 18.16 lacks', () => {

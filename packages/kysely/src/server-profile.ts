@@ -1,7 +1,6 @@
-import type { SqlFragment } from '@clickwire/client'
+import { type ParameterTypeFeatures, parameterFeaturesOf, versionAtLeast } from '@clickwire/protocol'
 
-/** Which inferred parameter types a server understands (the client's own feature flags). */
-export type ParameterTypeFeatures = NonNullable<Parameters<SqlFragment['compile']>[0]>
+export type { ParameterTypeFeatures }
 
 /**
  * What the compiler needs to know about a server to write SQL it accepts. Each flag names
@@ -16,18 +15,6 @@ export interface ServerProfile {
   readonly namedSubqueries: boolean
   /** Lightweight `DELETE FROM t WHERE ...` (experimental in 22.8, on by default since 23.3). */
   readonly lightweightDelete: boolean
-}
-
-function versionParts(version: string): [number, number] {
-  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10))
-  return [Number.isFinite(major) ? major : 0, Number.isFinite(minor) ? minor : 0]
-}
-
-/** Whether `version` is at least `major.minor`; an empty version counts as the newest. */
-export function versionAtLeast(version: string, major: number, minor: number): boolean {
-  if (!version) return true
-  const [a, b] = versionParts(version)
-  return a > major || (a === major && b >= minor)
 }
 
 const profiles = new Map<string, ServerProfile>()
@@ -46,12 +33,7 @@ export function serverProfile(version: string): ServerProfile {
   if (!profile) {
     profile = Object.freeze({
       version,
-      // Same thresholds as the client's sql template (create-client.ts parameterFeaturesOf).
-      parameterTypes: Object.freeze({
-        bool: versionAtLeast(version, 21, 12),
-        dateTime64: versionAtLeast(version, 20, 1),
-        map: versionAtLeast(version, 21, 1),
-      }),
+      parameterTypes: Object.freeze(parameterFeaturesOf(version)),
       namedSubqueries: versionAtLeast(version, 20, 10),
       lightweightDelete: versionAtLeast(version, 23, 3),
     })

@@ -78,6 +78,7 @@ export { decodeUtf8, encodeUtf8, StringInterner, type TextSource, textSource } f
 export * from './packets/index.js'
 export { clientRevision, Revision, revision18_16 } from './packets/protocol-revision.js'
 export * from './params/index.js'
+export { parseServerVersion, versionAtLeast } from './sql/server-version.js'
 export { firstKeyword, isReadOnlyStatement } from './sql/statement-kind.js'
 export * from './transport/transport-contract.js'
 export { canonicalTypeName } from './types/type-aliases.js'

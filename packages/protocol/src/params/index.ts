@@ -3,6 +3,7 @@ export {
   legacyParameterFeatures,
   modernParameterFeatures,
   type ParameterTypeFeatures,
+  parameterFeaturesOf,
 } from './infer-parameter-type.js'
 export { type BoundPlaceholder, bindPlaceholders, type QueryParameters } from './parameter-binding.js'
 export {

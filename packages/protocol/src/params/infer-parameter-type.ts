@@ -1,5 +1,6 @@
 import { describeValue } from '../columns/column-codec.js'
 import { UsageError } from '../errors/usage-error.js'
+import { versionAtLeast } from '../sql/server-version.js'
 import { type TypeNode, typeArg, typeArguments, typeNode, typeToString } from '../types/type-node.js'
 
 /**
@@ -24,6 +25,18 @@ export const modernParameterFeatures: ParameterTypeFeatures = Object.freeze({
   dateTime64: true,
   map: true,
 })
+
+/**
+ * Which inferred parameter types a server of `version` understands: Bool from 21.12,
+ * DateTime64 from 20.1, Map from 21.1. An empty (unknown yet) version is a current server.
+ */
+export function parameterFeaturesOf(version: string): ParameterTypeFeatures {
+  return {
+    bool: versionAtLeast(version, 21, 12),
+    dateTime64: versionAtLeast(version, 20, 1),
+    map: versionAtLeast(version, 21, 1),
+  }
+}
 
 /** ClickHouse 18.16: no Bool, DateTime64 or Map. */
 export const legacyParameterFeatures: ParameterTypeFeatures = Object.freeze({
