@@ -1,16 +1,15 @@
 import { createClient } from '@clickwire/client'
+import { ClickHouseDialect } from '@clickwire/kysely'
 import { CamelCasePlugin, Kysely } from 'kysely'
 import { describe, expect, expectTypeOf, inject, it } from 'vitest'
 import type { DB as CamelDB } from './snapshots/camel-case.gen.js'
 import type { DB } from './snapshots/two-databases.gen.js'
-import { clientDialect } from './support/client-kysely-dialect.js'
 import { typesDatabase } from './support/codegen-schema.js'
 
 /**
  * Kysely queries written against the committed generated types: they compile (this file
  * is type-checked by `tsc -p tsconfig.json`, `@ts-expect-error` lines included) and run
- * against the live server. @clickwire/kysely is not there yet, so the queries run through
- * a stand-in dialect over the client (test/support/client-kysely-dialect.ts).
+ * against the live server through @clickwire/kysely.
  */
 
 const server = inject('clickhouse')
@@ -21,14 +20,14 @@ describe.each([
 ])('Kysely over the %s transport', (_transport, url) => {
   it('selects from a qualified table with typed results', async () => {
     await using client = createClient(url)
-    const db = new Kysely<DB>({ dialect: clientDialect(client) })
+    const db = new Kysely<DB>({ dialect: new ClickHouseDialect({ client }) })
     const query = db
       .selectFrom('codegen_perftest.ontime')
       .select(['Year', 'FlightDate', 'Carrier', 'Origin', 'DepDelay'])
       .where('Year', '=', 2017)
       .orderBy('FlightDate')
     expect(query.compile().sql).toBe(
-      'select `Year`, `FlightDate`, `Carrier`, `Origin`, `DepDelay` from `codegen_perftest`.`ontime` where `Year` = ? order by `FlightDate`',
+      'select `Year`, `FlightDate`, `Carrier`, `Origin`, `DepDelay` from `codegen_perftest`.`ontime` where `Year` = {p0:Int64} order by `FlightDate`',
     )
     const rows = await query.execute()
     expectTypeOf(rows).toEqualTypeOf<
@@ -42,7 +41,7 @@ describe.each([
 
   it('aggregates, with ALIAS / MATERIALIZED columns selected by name', async () => {
     await using client = createClient(url)
-    const db = new Kysely<DB>({ dialect: clientDialect(client) })
+    const db = new Kysely<DB>({ dialect: new ClickHouseDialect({ client }) })
     const delays = await db
       .selectFrom('codegen_perftest.ontime')
       .select((eb) => ['Carrier', eb.fn.max('ArrDelay').as('worst')])
@@ -68,7 +67,10 @@ describe.each([
   it('reads a view and a Kysely CamelCasePlugin workflow', async () => {
     // One database was generated, so keys are bare table names: connect to that database.
     await using client = createClient({ url, database: typesDatabase })
-    const db = new Kysely<CamelDB>({ dialect: clientDialect(client), plugins: [new CamelCasePlugin()] })
+    const db = new Kysely<CamelDB>({
+      dialect: new ClickHouseDialect({ client }),
+      plugins: [new CamelCasePlugin()],
+    })
     const rows = await db
       .selectFrom('allTypesView')
       .select(['u64', 'nS', 'lcNs', 'tNamed'])
@@ -85,35 +87,50 @@ describe.each([
   })
 })
 
-describe('Kysely inserts', () => {
-  // HTTP only: the native transport's command() waits forever on INSERT ... VALUES on 18.16
-  // (reported with issue 8); reads above run on both transports.
+describe.each([
+  ['native', server.nativeUrl, 0n],
+  ['http', server.httpUrl, 100n],
+])('Kysely inserts over the %s transport', (_transport, url, base) => {
   it('insert types follow DEFAULT and MATERIALIZED, and the row reads back', async () => {
-    await using client = createClient(server.httpUrl)
-    const db = new Kysely<DB>({ dialect: clientDialect(client) })
+    await using client = createClient(url)
+    const db = new Kysely<DB>({ dialect: new ClickHouseDialect({ client }) })
     const table = 'codegen_types.kysely_inserts' as const
     await db
       .insertInto(table)
-      .values({ id: 7n, name: 'kysely', tags: ['x', 'y'] })
+      .values({ id: base + 7n, name: 'kysely', tags: ['x', 'y'] })
       .execute()
     await db
       .insertInto(table)
-      .values({ id: 8n, name: 'full', tags: [], score: 0.5, created: '2020-01-02 03:04:05' })
+      .values({ id: base + 8n, name: 'full', tags: [], score: 0.5, created: '2020-01-02 03:04:05' })
       .execute()
     const rows = await db
       .selectFrom(table)
       .select(['id', 'name', 'created', 'tags', 'score', 'total'])
-      .where('id', 'in', [7n, 8n])
+      .where('id', 'in', [base + 7n, base + 8n])
       .orderBy('id')
       .execute()
     expect(rows).toEqual([
-      { id: 7n, name: 'kysely', created: '2017-01-04 00:00:00', tags: ['x', 'y'], score: null, total: 70n },
-      { id: 8n, name: 'full', created: '2020-01-02 03:04:05', tags: [], score: 0.5, total: 80n },
+      {
+        id: base + 7n,
+        name: 'kysely',
+        created: '2017-01-04 00:00:00',
+        tags: ['x', 'y'],
+        score: null,
+        total: (base + 7n) * 10n,
+      },
+      {
+        id: base + 8n,
+        name: 'full',
+        created: '2020-01-02 03:04:05',
+        tags: [],
+        score: 0.5,
+        total: (base + 8n) * 10n,
+      },
     ])
   })
 
   it('rejects at compile time what ClickHouse would reject', () => {
-    const db = new Kysely<DB>({ dialect: clientDialect(createClient(server.httpUrl)) })
+    const db = new Kysely<DB>({ dialect: new ClickHouseDialect({ client: createClient(server.httpUrl) }) })
     const compileOnly = () => {
       // @ts-expect-error MATERIALIZED columns cannot be inserted
       db.insertInto('codegen_types.kysely_inserts').values({ id: 1n, name: 'x', tags: [], total: 1n })
