@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Installs what the tests need from the OS: Debian's clickhouse-server and clickhouse-client
-# (18.16 on bookworm), openssl (test certificates) and chromium (the browser test), when
-# they are missing. It never starts the system service: tests start their own servers.
+# Installs what the tests and the benchmark need from the OS: Debian's clickhouse-server and
+# clickhouse-client (18.16 on bookworm), openssl (test certificates), chromium (the browser
+# test) and GNU time (peak memory of benchmark peers), when they are missing. It never
+# starts the system service: tests start their own servers.
 set -euo pipefail
 
 packages=()
 command -v clickhouse-server >/dev/null 2>&1 || command -v clickhouse >/dev/null 2>&1 || packages+=(clickhouse-server)
 command -v clickhouse-client >/dev/null 2>&1 || command -v clickhouse >/dev/null 2>&1 || packages+=(clickhouse-client)
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
+# GNU time measures the peak memory of the peer programs in the benchmark.
+[ -x /usr/bin/time ] || packages+=(time)
 if [ "${CLICKWIRE_SKIP_BROWSER:-}" = "" ]; then
   command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 fi

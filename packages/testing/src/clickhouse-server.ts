@@ -189,6 +189,9 @@ class LocalNode {
   }
 
   async stop(): Promise<void> {
+    // The keeper is unref'd so a forgotten server never keeps the process alive; while we
+    // wait for it to finish, it must.
+    this.keeper.ref()
     this.send('stop')
     this.keeper.stdin?.end()
     await this.gone

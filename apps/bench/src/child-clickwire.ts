@@ -1,0 +1,78 @@
+/**
+ * One benchmark process with clickwire:
+ * `node child-clickwire.js <native|http> <work> <cutoff date | rows> [lz4|none]`.
+ * The server comes from BENCH_NATIVE_URL / BENCH_HTTP_URL.
+ */
+import { createClient } from '@clickwire/client'
+import { childArguments, reportRows, requiredEnv, startClock } from './child-clock.js'
+import type { OntimeDay } from './ontime-generator.js'
+import { insertTable, numbersQuery, ontimeQuery, type Work } from './scenario-queries.js'
+
+const [transport, work, point, compression] = childArguments(
+  'child-clickwire.js <native|http> <work> <cutoff|rows> [lz4|none]',
+  3,
+) as [string, Work, string, string | undefined]
+
+// An insert writes rows that exist in memory before the clock starts, as an
+// application's would.
+let days: OntimeDay[] = []
+if (work === 'insert') {
+  const { generateOntime } = await import('./ontime-generator.js')
+  days = [...generateOntime({ before: point })]
+}
+
+startClock()
+
+const url = requiredEnv(transport === 'http' ? 'BENCH_HTTP_URL' : 'BENCH_NATIVE_URL')
+const client = createClient({
+  url,
+  compression:
+    transport === 'native' && (compression === 'lz4' || compression === 'none') ? compression : undefined,
+})
+
+switch (work) {
+  case 'numbers': {
+    let rows = 0
+    const result = await client.query(numbersQuery(Number(point)))
+    for await (const block of result.blocks()) rows += block.values()[0]!.length
+    reportRows(rows)
+    break
+  }
+  case 'rows':
+    reportRows((await (await client.query(ontimeQuery(work, point))).rows()).length)
+    break
+  case 'iterate':
+  case 'iterate-strings':
+  case 'iterate-ints': {
+    let rows = 0
+    for await (const _row of await client.query(ontimeQuery(work, point))) rows++
+    reportRows(rows)
+    break
+  }
+  case 'columns-strings':
+  case 'columns-ints': {
+    const columns = await (await client.query(ontimeQuery(work, point))).columns()
+    reportRows(Object.values(columns)[0]?.length ?? 0)
+    break
+  }
+  case 'arrow':
+  case 'arrow-ints':
+  case 'arrow-strings':
+    reportRows((await (await client.query(ontimeQuery(work, point))).arrow()).numRows)
+    break
+  case 'insert': {
+    // An iterable of column chunks (an array of them would read as an array of row objects).
+    const result = await client.insert(
+      insertTable,
+      (function* () {
+        for (const day of days) yield day.columns
+      })(),
+    )
+    reportRows(result.rowsWritten)
+    break
+  }
+  default:
+    process.stderr.write(`clickwire has no ${work} scenario\n`)
+    process.exitCode = 2
+}
+await client.close()

@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+/**
+ * The bench's command line (`node dist/cli.js`, or `pnpm bench` from the repository root).
+ *
+ * @example
+ * ```sh
+ * node dist/cli.js                                 # quick run: a few minutes, prints the table
+ * node dist/cli.js --full --out results            # the full run whose files are committed
+ * node dist/cli.js setup-peers                     # Python drivers and ch-go into .peers/
+ * CLICKHOUSE_URL=http://127.0.0.1:8123 node dist/cli.js --sections chbench --numbers 500M
+ * ```
+ */
+import { resolve } from 'node:path'
+import { createClient } from '@clickwire/client'
+import { startClickHouse } from '@clickwire/testing'
+import { Command, InvalidArgumentError } from 'commander'
+import { goalChecks } from './bench-results.js'
+import { type RunOptions, runBench } from './bench-run.js'
+import { ensureOntimeDataset } from './ontime-loader.js'
+import { type Cutoff, referenceCutoffs } from './ontime-schema.js'
+import { setupPeers } from './peer-setup.js'
+import { writeReportFiles } from './report-files.js'
+import { renderMarkdownRatios } from './report-markdown.js'
+import { renderRstReport } from './report-rst.js'
+import { type ClientId, clientIds, sections } from './scenario-catalog.js'
+import type { BenchPaths } from './variant-launch.js'
+
+const root = resolve(import.meta.dirname, '..')
+const paths: BenchPaths = {
+  root,
+  dist: resolve(root, 'dist'),
+  python: resolve(root, 'python'),
+  peers: resolve(root, '.peers'),
+  data: resolve(root, '.data'),
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+}
+
+function parseCutoffs(value: string): Cutoff[] {
+  return list(value).map((part) => {
+    const cutoff = referenceCutoffs.find((each) => each.label === part || each.date === part)
+    if (!cutoff) {
+      throw new InvalidArgumentError(
+        `${part}: one of ${referenceCutoffs.map((each) => each.label).join(', ')}`,
+      )
+    }
+    return cutoff
+  })
+}
+
+function parseNumbers(value: string): number[] {
+  return list(value).map((part) => {
+    const match = /^(\d+(?:\.\d+)?)([kMG]?)$/.exec(part)
+    if (!match) throw new InvalidArgumentError(`${part}: a row count like 100M or 500000000`)
+    const scale = { '': 1, k: 1e3, M: 1e6, G: 1e9 }[match[2] as '' | 'k' | 'M' | 'G']
+    return Math.round(Number(match[1]) * scale)
+  })
+}
+
+function parseSections(value: string): string[] {
+  const ids = list(value)
+  for (const id of ids) {
+    if (!sections.some((section) => section.id === id)) {
+      throw new InvalidArgumentError(`${id}: one of ${sections.map((section) => section.id).join(', ')}`)
+    }
+  }
+  return ids
+}
+
+function parseClients(value: string): ClientId[] {
+  const ids = list(value)
+  for (const id of ids) {
+    if (!clientIds.includes(id as ClientId))
+      throw new InvalidArgumentError(`${id}: one of ${clientIds.join(', ')}`)
+  }
+  return ids as ClientId[]
+}
+
+function positive(value: string): number {
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('a positive integer')
+  return number
+}
+
+interface CliOptions {
+  full?: boolean
+  out?: string
+  url?: string
+  repetitions?: number
+  cutoffs?: Cutoff[]
+  numbers?: number[]
+  sections?: string[]
+  clients?: ClientId[]
+  all?: boolean
+  fromCsv?: string
+  reload?: boolean
+  timeout: number
+  progress: boolean
+}
+
+const program = new Command('clickwire-bench')
+  .description(
+    'The ontime benchmark and ch-bench: clickwire side by side with @clickhouse/client, clickhouse-client, curl, ' +
+      'Python clickhouse-driver / clickhouse-connect and ch-go (when installed: setup-peers).',
+  )
+  .option('--full', 'every cutoff, every variant, ch-bench at 100M and 500M, 5 repetitions')
+  .option('--out <dir>', 'write results.rst, results.md, results.json and charts/*.svg there')
+  .option('--url <url>', 'an existing server (default CLICKHOUSE_URL, else a throwaway local one)')
+  .option('--repetitions <n>', 'runs per variant and point (median reported)', positive)
+  .option('--cutoffs <list>', 'row cutoffs: 45k,131k,217k,450k,697k (or their dates)', parseCutoffs)
+  .option('--numbers <list>', 'ch-bench row counts, e.g. 100M,500M', parseNumbers)
+  .option(
+    '--sections <list>',
+    `only these sections: ${sections.map((section) => section.id).join(', ')}`,
+    parseSections,
+  )
+  .option('--clients <list>', `only these clients: ${clientIds.join(', ')}`, parseClients)
+  .option('--all', 'every variant, also the slow text-parsing baselines the quick run leaves out')
+  .option('--from-csv <dir>', 'load real BTS zips/CSVs from this folder instead of generating the data')
+  .option('--reload', 'reload the dataset even when the table looks complete')
+  .option('--timeout <seconds>', 'limit of one run', positive, 900)
+  .option('--no-progress', 'no progress bar')
+  .action(async (options: CliOptions) => {
+    if (options.url) process.env.CLICKHOUSE_URL = options.url
+    const full = options.full === true
+    const run: RunOptions = {
+      mode: full
+        ? 'full'
+        : options.cutoffs || options.numbers || options.sections || options.clients
+          ? 'custom'
+          : 'quick',
+      repetitions: options.repetitions ?? (full ? 5 : 2),
+      cutoffs: options.cutoffs ?? (full ? referenceCutoffs : [referenceCutoffs[0], referenceCutoffs[4]]),
+      numbers: options.numbers ?? (full ? [100e6, 500e6] : [100e6]),
+      sections: options.sections,
+      clients: options.clients,
+      allVariants: full || options.all === true,
+      fromCsv: options.fromCsv,
+      reload: options.reload,
+      timeoutMs: options.timeout * 1000,
+      paths,
+      progress: options.progress,
+    }
+    const report = await runBench(run)
+    const out = resolve(options.out ?? resolve(paths.data, full ? 'last-full-run' : 'last-run'))
+    const files = await writeReportFiles(report, out)
+    process.stdout.write(`\n${renderRstReport(report)}\n`)
+    process.stdout.write(
+      `Ratios (peer time / clickwire time, native / HTTP):\n\n${renderMarkdownRatios(report)}\n`,
+    )
+    const goals = goalChecks(report).filter((check) => check.met !== undefined)
+    if (goals.length > 0) {
+      process.stdout.write('Goals of issue 11 measured in this run:\n')
+      for (const check of goals) {
+        const figure = (value: number) =>
+          check.unit === 'bytes' ? `${(value / 1e6).toFixed(0)} MB` : `${value.toFixed(2)}×`
+        process.stdout.write(
+          `  ${check.goal} ${check.description} @ ${check.point}: ${figure(check.measured!)} (${check.kind} ${figure(check.limit)}) ${check.met ? 'met' : 'NOT met'}\n`,
+        )
+      }
+    }
+    process.stdout.write(`\nWrote ${files.length} files to ${out} in ${report.wallSeconds.toFixed(0)} s.\n`)
+  })
+
+program
+  .command('setup-peers')
+  .description(
+    'install the optional peers into apps/bench/.peers/ (pip --target, go build): never system-wide',
+  )
+  .action(async () => {
+    const result = await setupPeers(paths, (line) => process.stderr.write(`${line}\n`))
+    if (!result.python && !result.go) process.exitCode = 1
+  })
+
+program
+  .command('load')
+  .description('create perftest.ontime and load the dataset on the server of CLICKHOUSE_URL (or --url)')
+  .option('--url <url>', 'the server')
+  .option('--from-csv <dir>', 'real BTS zips/CSVs instead of generated data')
+  .option('--reload', 'load even when the table looks complete')
+  .action(async (options: { url?: string; fromCsv?: string; reload?: boolean }) => {
+    if (options.url) process.env.CLICKHOUSE_URL = options.url
+    if (!process.env.CLICKHOUSE_URL)
+      throw new Error('load needs a server that outlives it: set CLICKHOUSE_URL or --url')
+    const server = await startClickHouse()
+    const { user, password } = server.users.default
+    const client = createClient({ url: server.nativeUrl, username: user, password })
+    try {
+      const report = await ensureOntimeDataset(client, { fromCsv: options.fromCsv, reload: options.reload })
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+    } finally {
+      await client.close()
+    }
+  })
+
+await program.parseAsync()

@@ -1,0 +1,35 @@
+import type { BenchReport } from './bench-results.js'
+
+const gib = 1024 ** 3
+
+/** The lines every report starts with: machine, runtimes, server, dataset, method, peers. */
+export function describeMachine(report: BenchReport): string[] {
+  const { machine, server, dataset } = report
+  const runtimes = [
+    `Node.js ${machine.node}`,
+    machine.python ? `Python ${machine.python}` : undefined,
+    machine.go ? `Go ${machine.go}` : undefined,
+  ].filter(Boolean)
+  const load =
+    dataset.source === 'existing'
+      ? 'already loaded'
+      : `loaded in ${dataset.seconds.toFixed(1)} s through clickwire's native insert (${Math.round(dataset.rowsPerSecond).toLocaleString('en-US')} rows/s inserting)`
+  const cutoffs = Object.entries(dataset.cutoffRows)
+    .map(([date, rows]) => `< ${date}: ${rows}`)
+    .join(', ')
+  const peers = report.peers
+    .map((peer) =>
+      peer.unavailable
+        ? `${peer.client} (not run: ${peer.unavailable})`
+        : `${peer.client}${peer.version ? ` ${peer.version}` : ''}`,
+    )
+    .join('; ')
+  return [
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${(machine.memoryBytes / gib).toFixed(1)} GiB RAM, ${machine.os}`,
+    `Runtimes: ${runtimes.join(', ')}`,
+    `ClickHouse server: ${server.version} (${server.source})`,
+    `Dataset: perftest.ontime, ${dataset.rows} rows (${dataset.source === 'existing' ? 'from an earlier load' : dataset.source}), ${load}; rows per cutoff: ${cutoffs}`,
+    `Method: ${report.mode} run, ${report.repetitions} repetitions interleaved round-robin, median reported; each run is its own process; ${report.wallSeconds.toFixed(0)} s in all`,
+    `Clients: ${peers}`,
+  ]
+}
