@@ -86,7 +86,7 @@ export const nativeDefaults = {
   maxConnections: 10,
   hostStrategy: 'in-order',
   hostCooldownMs: 30_000,
-  readAheadBytes: 16 << 20,
+  readAheadBytes: 1 << 20,
   readBufferBytes: 4 << 20,
   insertBlockRows: 65_536,
 } as const satisfies Partial<NativeOptions>

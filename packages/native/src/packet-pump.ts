@@ -78,6 +78,8 @@ export class PacketPump {
 
   /** What the last short attempt needs: exact (`needed`) and estimated (`expected`), in bytes from the arena start. */
   private needed = 0
+  /** Where a short fixed-width column starts (see ByteReader.align). */
+  private align: { at: number; width: number } | undefined
   private expected = 0
 
   private tryNext(): IncomingPacket | undefined {
@@ -122,6 +124,7 @@ export class PacketPump {
   private short(reader: ByteReader, start: number): undefined {
     this.needed = reader.missing - start
     this.expected = Math.max(this.needed, reader.expected - start)
+    this.align = reader.align
     return undefined
   }
 
@@ -169,7 +172,11 @@ export class PacketPump {
   private async waitForInput(): Promise<void> {
     const channel = this.channel
     const arena = channel.arena
-    arena.reserve(Math.max(this.expected, this.needed))
+    // With the hint of a fixed-width column still arriving, the arena may move the little
+    // that arrived of it so the rest lands aligned: the column is then a view, not a copy
+    // (ch-bench uncompressed: a copy of every UInt64 column was a quarter of the client's time).
+    arena.reserve(Math.max(this.expected, this.needed), this.align)
+    this.align = undefined
     channel.wanted = Math.max(channel.readAheadBytes, this.expected)
     do await channel.more()
     while (arena.length < this.needed || (arena.length < this.expected && !channel.lastReadDrained))

@@ -43,14 +43,16 @@ it('raises the server error of a failing query after the earlier blocks, and reu
   }
 })
 
-it('fails a query the server refuses when it starts, keeping the connection', async () => {
+it('fails a query the server refuses when it starts, and the next query works on a fresh connection', async () => {
   const native = nativeOn(server, { maxConnections: 1 })
   try {
     const error = await native.query('SELECT * FROM clickwire_no_such_table').catch((caught) => caught)
     expect(ClickHouseError.isInstance(error)).toBe(true)
     expect((error as ClickHouseError).code).toBe(60)
     expect(await firstValue(native, 'SELECT 1')).toBe(1)
-    expect(native.poolStats).toEqual({ open: 1, idle: 1, waiting: 0, created: 1 })
+    // 18.16 raises an unknown table before it reads the rest of the request (the empty Data
+    // block), so the refused connection is not in sync any more and is dropped, not reused.
+    expect(native.poolStats).toEqual({ open: 1, idle: 1, waiting: 0, created: 2 })
   } finally {
     await native.close()
   }

@@ -49,6 +49,10 @@ export class NativeBlockReader {
     if (reader.short) return undefined
     if (columnCount > maxColumns) throw new ProtocolError(`block with ${columnCount} columns`)
     if (rows > maxRows) throw new ProtocolError(`block with ${rows} rows`)
+    // A server's block without columns has no rows (ClickHouse's Block::rows() is 0 then).
+    // Rows no column holds would cost no bytes to announce, yet every consumer that builds
+    // one object per row (rowObjects) would run out of memory, which kills the process.
+    if (columnCount === 0 && rows > 0) throw new ProtocolError(`block with ${rows} rows and no columns`)
     const columns: BlockColumn[] = new Array(columnCount)
     for (let index = 0; index < columnCount; index++) {
       const name = reader.string()

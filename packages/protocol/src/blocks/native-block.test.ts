@@ -55,6 +55,14 @@ describe('Native blocks', () => {
     }
   })
 
+  it('refuses a block that announces rows but has no columns', () => {
+    // Revision 0 layout: column count 0, then 1000 rows (LEB128 e8 07) that no bytes hold.
+    const read = () =>
+      new NativeBlockReader({ ...context(), revision: 0 }).read(new ByteReader(fromHex('00 e807')))
+    expect(read).toThrow(ProtocolError)
+    expect(read).toThrow('block with 1000 rows and no columns')
+  })
+
   it('names the column when a type is unknown', () => {
     const bytes = fromHex('0101 0178 03466f6f 00')
     const read = () => new NativeBlockReader({ ...context(), revision: 0 }).read(new ByteReader(bytes))

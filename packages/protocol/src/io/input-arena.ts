@@ -61,9 +61,10 @@ export class InputArena {
   reserve(total: number, align?: { readonly at: number; readonly width: number }): void {
     if (align && align.width > 1 && !this.adopted) {
       const misaligned = (this.buffer.byteOffset + align.at) % align.width !== 0
-      const received = this.end - align.at
-      // Moving costs a copy of what is pending; worth it only while most of the data is still to come.
-      if (misaligned && align.at >= this.start && received < 64 * 1024 && received * 4 < total) {
+      // Moving copies everything pending; worth it while most of the column is still to come
+      // (otherwise the column is copied once when decoded, which costs no more).
+      const pending = this.end - this.start
+      if (misaligned && align.at >= this.start && pending * 2 < total) {
         this.relocate(total, align)
         return
       }
