@@ -10,6 +10,7 @@ class FakeConnection implements Poolable {
   destroyed = false
   closed = false
   failPing = false
+  draining = false
   readonly id = ++FakeConnection.created
   async ping() {
     this.pings++
@@ -124,5 +125,39 @@ describe('ConnectionPool', () => {
     await new Promise((resolve) => setTimeout(resolve, 400))
     expect(connection.closed).toBe(true)
     expect(p.stats).toEqual({ open: 0, idle: 0, waiting: 0, created: 1 })
+  })
+
+  it('passes what is left of the request time to a new connection', async () => {
+    const limits: number[] = []
+    const { pool: p } = pool({
+      create: async (_signal, timeoutMs) => {
+        limits.push(timeoutMs)
+        return new FakeConnection()
+      },
+    })
+    await p.acquire(undefined, 800)
+    await p.acquire()
+    expect(limits).toEqual([800, 0])
+  })
+
+  it('destroys a lent connection that only drains a cancelled request when closed, counting it once', async () => {
+    const { pool: p } = pool()
+    const draining = await p.acquire()
+    const working = await p.acquire()
+    draining.draining = true
+    // The destroyed connection's request ends and hands it back: close() waits for that,
+    // and the connection is not counted twice.
+    draining.destroy = () => {
+      draining.destroyed = true
+      draining.reusable = false
+      queueMicrotask(() => p.release(draining))
+    }
+    await p.close()
+    expect(draining.destroyed).toBe(true)
+    expect(working.destroyed).toBe(false)
+    expect(p.stats.open).toBe(1)
+    p.release(working)
+    expect(working.destroyed).toBe(true)
+    expect(p.stats.open).toBe(0)
   })
 })

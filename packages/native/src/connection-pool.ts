@@ -6,6 +6,12 @@ export interface Poolable {
   readonly reusable: boolean
   /** When it was last handed back. */
   lastUsed: number
+  /**
+   * True while the connection only winds down a request nobody waits for any more (the
+   * drain after a cancel or timeout): closing the pool destroys it at once instead of
+   * waiting for a server that may have gone silent.
+   */
+  readonly draining?: boolean
   ping(signal?: AbortSignal): Promise<void>
   close(): Promise<void>
   destroy(): void
@@ -15,7 +21,8 @@ export interface PoolOptions<C> {
   readonly maxConnections: number
   readonly idleTimeoutMs: number
   readonly pingAfterIdleMs: number
-  readonly create: (signal: AbortSignal | undefined) => Promise<C>
+  /** Opens a connection; `timeoutMs` (0 for none) is what is left of the request's time limit. */
+  readonly create: (signal: AbortSignal | undefined, timeoutMs: number) => Promise<C>
   readonly now?: () => number
 }
 
@@ -32,6 +39,10 @@ interface Waiter<C> {
  */
 export class ConnectionPool<C extends Poolable> {
   private readonly idle: C[] = []
+  /** Every connection counted in {@link count} once opened: idle or lent out. */
+  private readonly owned = new Set<C>()
+  /** Connections destroyed by {@link close} whose request has not handed them back yet. */
+  private readonly returned = new Map<C, () => void>()
   private readonly waiters: Waiter<C>[] = []
   /** Open connections plus ones being created. */
   private count = 0
@@ -71,12 +82,17 @@ export class ConnectionPool<C extends Poolable> {
       }
       return connection
     }
-    if (this.count < this.options.maxConnections) return this.create(signal)
+    if (this.count < this.options.maxConnections) return this.create(signal, timeoutMs)
     return this.wait(signal, timeoutMs)
   }
 
   /** Hands a connection back: kept for reuse when healthy, destroyed otherwise. */
   release(connection: C): void {
+    const returned = this.returned.get(connection)
+    if (returned) {
+      this.returned.delete(connection)
+      returned()
+    }
     if (this.closed || !connection.reusable) {
       this.discard(connection)
       return
@@ -95,28 +111,48 @@ export class ConnectionPool<C extends Poolable> {
   discard(connection: C): void {
     const index = this.idle.indexOf(connection)
     if (index >= 0) this.idle.splice(index, 1)
+    // Destroying a draining connection ends its request, which releases it again: a
+    // connection no longer owned was already destroyed or closed, and is counted once.
+    if (!this.owned.delete(connection)) return
     connection.destroy()
     this.count--
     this.serveWaiter()
   }
 
-  /** Closes idle connections, rejects waiters; busy connections close when released. */
+  /**
+   * Closes idle connections and rejects waiters. A connection lent to a request closes when
+   * that request releases it, except one only draining a cancelled or timed-out request,
+   * which is destroyed now.
+   */
   async close(): Promise<void> {
     this.closed = true
     if (this.sweeper) clearInterval(this.sweeper)
     for (const waiter of this.waiters.splice(0))
       waiter.reject(new AbortError(undefined, 'the client is closed'))
     const idle = this.idle.splice(0)
+    for (const connection of idle) this.owned.delete(connection)
     this.count -= idle.length
-    await Promise.all(idle.map((connection) => connection.close().catch(() => connection.destroy())))
+    // A destroyed connection's request ends a few ticks later (its read fails, its timers are
+    // cleared); wait for that, so nothing of it outlives close().
+    const ended: Promise<void>[] = []
+    for (const connection of [...this.owned]) {
+      if (!connection.draining) continue
+      ended.push(new Promise((resolve) => this.returned.set(connection, resolve)))
+      this.discard(connection)
+    }
+    await Promise.all([
+      ...idle.map((connection) => connection.close().catch(() => connection.destroy())),
+      withinMs(Promise.all(ended), 1000),
+    ])
   }
 
-  private async create(signal: AbortSignal | undefined): Promise<C> {
+  private async create(signal: AbortSignal | undefined, timeoutMs = 0): Promise<C> {
     this.count++
     try {
-      const connection = await this.options.create(signal)
+      const connection = await this.options.create(signal, timeoutMs)
       this.created++
       connection.lastUsed = this.now()
+      this.owned.add(connection)
       return connection
     } catch (error) {
       this.count--
@@ -174,6 +210,7 @@ export class ConnectionPool<C extends Poolable> {
       for (const connection of [...this.idle]) {
         if (connection.lastUsed <= limit) {
           this.idle.splice(this.idle.indexOf(connection), 1)
+          this.owned.delete(connection)
           this.count--
           connection.close().catch(() => connection.destroy())
         }
@@ -185,4 +222,11 @@ export class ConnectionPool<C extends Poolable> {
     }, interval)
     this.sweeper.unref?.()
   }
+}
+
+/** Waits for `promise`, at most `ms`. */
+async function withinMs(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))])
+  clearTimeout(timer)
 }

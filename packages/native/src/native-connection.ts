@@ -141,6 +141,9 @@ export class NativeConnection implements Poolable {
     return this.state === 'idle' && this.channel.open
   }
 
+  /** Set while a cancelled or timed-out request drains (see {@link Poolable.draining}). */
+  draining = false
+
   get busy(): boolean {
     return this.state === 'busy'
   }
@@ -149,6 +152,7 @@ export class NativeConnection implements Poolable {
   begin(): void {
     if (this.state !== 'idle') throw new ProtocolError(`the connection is ${this.state}`)
     this.state = 'busy'
+    this.draining = false
     this.requests++
     this.channel.ref(true)
     this.pump.reset()

@@ -309,6 +309,7 @@ export class NativeQueryStream implements BlockStream {
     if (this.cancelling) return this.cancelling
     this.failure = reason
     this.interrupt?.(reason)
+    this.connection.draining = true
     this.cancelling = (async () => {
       const deadline = setTimeout(() => {
         this.connection.fail(

@@ -97,7 +97,7 @@ export class NativeTransport implements Transport {
       maxConnections: this.options.maxConnections,
       idleTimeoutMs: this.options.idleTimeoutMs,
       pingAfterIdleMs: this.options.pingAfterIdleMs,
-      create: (signal) => this.connect(signal),
+      create: (signal, timeoutMs) => this.connect(signal, timeoutMs),
     })
   }
 
@@ -114,14 +114,25 @@ export class NativeTransport implements Transport {
     return this.codecs
   }
 
-  /** Opens a connection to the first host that answers, setting failed hosts aside. */
-  private async connect(signal: AbortSignal | undefined): Promise<NativeConnection> {
+  /**
+   * Opens a connection to the first host that answers, setting failed hosts aside. With a
+   * request time limit (`timeoutMs` left of it), connecting gets no more than what is left.
+   */
+  private async connect(signal: AbortSignal | undefined, timeoutMs = 0): Promise<NativeConnection> {
+    const budget = new TimeBudget(timeoutMs)
     const codecs = await this.compression()
     const errors: string[] = []
     let last: unknown
     for (const host of this.hosts.candidates()) {
+      // The request's time is up: the next host would get no time to answer.
+      if (errors.length > 0 && budget.expired) break
+      const left = budget.remaining()
+      const options =
+        left > 0 && left < this.options.connectTimeoutMs
+          ? { ...this.options, connectTimeoutMs: left }
+          : this.options
       try {
-        const connection = await NativeConnection.open(host, this.options, codecs, signal)
+        const connection = await NativeConnection.open(host, options, codecs, signal)
         this.hosts.succeeded(host)
         this.server = connection.server
         return connection
@@ -133,7 +144,7 @@ export class NativeTransport implements Transport {
         last = error
       }
     }
-    if (errors.length === 1) throw last
+    if (errors.length === 1 || (budget.expired && TimeoutError.isInstance(last))) throw last
     throw new ConnectionError(`no host answered: ${errors.join('; ')}`, { cause: last })
   }
 

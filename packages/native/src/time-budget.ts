@@ -18,4 +18,9 @@ export class TimeBudget {
     if (this.deadline === undefined) return 0
     return Math.max(1, Math.ceil(this.deadline - this.now()))
   }
+
+  /** Whether a limit is set and has passed. */
+  get expired(): boolean {
+    return this.deadline !== undefined && this.now() >= this.deadline
+  }
 }

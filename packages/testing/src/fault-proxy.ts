@@ -23,11 +23,16 @@ export interface Fault {
 }
 
 interface Pair {
+  /** Accept order, from 1. */
+  id: number
   client: Socket
   server: Socket
   counts: Record<Direction, number>
   stalled: boolean
 }
+
+/** Bytes the proxy forwarded on one connection, as they went (see {@link FaultProxy.setTap}). */
+export type ProxyTap = (connection: number, direction: Direction, bytes: Uint8Array) => void
 
 /**
  * A TCP proxy in front of a real server that injects network faults: cuts and resets at
@@ -43,8 +48,13 @@ interface Pair {
 export class FaultProxy {
   private readonly pairs = new Set<Pair>()
   private fault: Fault = {}
+  private tap: ProxyTap | undefined
   /** Connections accepted so far. */
   accepted = 0
+  /** Most connections open at the same time so far (see {@link resetPeak}). */
+  peakOpen = 0
+  /** Bytes forwarded so far, per direction, over all connections. */
+  readonly forwarded: Record<Direction, number> = { toServer: 0, toClient: 0 }
 
   private constructor(
     private readonly server: Server,
@@ -71,10 +81,30 @@ export class FaultProxy {
     this.fault = fault
   }
 
+  /**
+   * Calls `tap` with every chunk forwarded from now on (after faults cut it), e.g. to record
+   * a real server's byte stream; undefined stops it.
+   */
+  setTap(tap: ProxyTap | undefined): void {
+    this.tap = tap
+  }
+
+  /** Starts counting {@link peakOpen} again from the connections open now. */
+  resetPeak(): void {
+    this.peakOpen = this.open
+  }
+
   /** Proxied connections with a socket still open. */
   get open(): number {
     let open = 0
     for (const pair of this.pairs) if (!pair.client.destroyed || !pair.server.destroyed) open++
+    return open
+  }
+
+  /** The proxy's own sockets still open (both sides of every pair), to tell them from a client's. */
+  get openSockets(): number {
+    let open = 0
+    for (const pair of this.pairs) open += Number(!pair.client.destroyed) + Number(!pair.server.destroyed)
     return open
   }
 
@@ -101,8 +131,15 @@ export class FaultProxy {
       return
     }
     const server = netConnect({ host: this.target.host, port: this.target.port })
-    const pair: Pair = { client, server, counts: { toServer: 0, toClient: 0 }, stalled: false }
+    const pair: Pair = {
+      id: this.accepted,
+      client,
+      server,
+      counts: { toServer: 0, toClient: 0 },
+      stalled: false,
+    }
     this.pairs.add(pair)
+    this.peakOpen = Math.max(this.peakOpen, this.open)
     const forget = () => {
       if (client.destroyed && server.destroyed) this.pairs.delete(pair)
     }
@@ -127,6 +164,8 @@ export class FaultProxy {
         data = data.subarray(0, Math.max(0, limit.bytes - before))
       }
       pair.counts[direction] = before + data.length
+      this.forwarded[direction] += data.length
+      if (data.length > 0) this.tap?.(pair.id, direction, data)
       const send = async () => {
         if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
         if (fault.fragment) {

@@ -5,7 +5,7 @@ export {
   type StartClickHouseOptions,
   startClickHouse,
 } from './clickhouse-server.js'
-export { type Direction, type Fault, FaultProxy } from './fault-proxy.js'
+export { type Direction, type Fault, FaultProxy, type ProxyTap } from './fault-proxy.js'
 export { freePorts } from './free-port.js'
 export {
   type ForkProxy,

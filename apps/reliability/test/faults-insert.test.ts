@@ -1,0 +1,161 @@
+// Inserts through a fault-injecting proxy in front of the real server, on both transports,
+// and what each cut leaves in the table. Besides everything the query cases check (typed
+// error or success within the timeout, no leaks, a pool that recovers), an insert must
+// never be reported as a success unless all of it was committed, and the rows a failed
+// insert leaves are whole blocks:
+//
+// - ClickHouse writes an insert's blocks as it parses them, after squashing them up to
+//   min_insert_block_size_rows (default 1,048,576) / _bytes; nothing is committed at the
+//   end of the request as a unit. So with the defaults, an insert of fewer rows than that
+//   which breaks off commits nothing; with squashing off (min_insert_block_size_rows = 1),
+//   or with blocks that big, it commits the blocks received before the break: a multiple
+//   of the block size, never part of a block. Both transports behave alike (native: each
+//   Data packet; HTTP: each Native block of the body). A cut after the last block can leave
+//   everything committed while the client, which never got the answer, raises: retrying
+//   such an insert duplicates it (at-least-once), which the client cannot rule out.
+import { type Client, createClient } from '@clickwire/client'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { installProcessGuard } from '../src/guards/process-guard.js'
+import {
+  cleanTraffic,
+  type FaultCaseReport,
+  runFaultCase,
+  type Survival,
+  summarize,
+  survivalFailures,
+  tallyOutcomes,
+} from './support/fault-case.js'
+import {
+  describeSpec,
+  faultPlan,
+  faultSeed,
+  longMode,
+  resolveFault,
+  seededRandom,
+  type Traffic,
+} from './support/fault-plan.js'
+import { transports } from './support/proxied-client.js'
+
+const server = inject('clickhouse')
+const guard = installProcessGuard()
+const reports: FaultCaseReport[] = []
+const clientOptions = { requestTimeoutMs: 1000, connectTimeoutMs: 1000, maxConnections: 2 }
+const limits: Survival = { timeoutMs: clientOptions.requestTimeoutMs, graceMs: 1000, maxConnections: 2 }
+const totalRows = 2000
+const blockRows = 250
+const data = Array.from({ length: totalRows }, (_, id) => ({ id, s: `row ${id} of the cut insert` }))
+/** Rows left after failed inserts, per commit mode: the run's evidence for the guarantee. */
+const leftovers: Record<string, number[]> = { squashed: [], 'per block': [] }
+const commitModes = {
+  squashed: {},
+  'per block': { min_insert_block_size_rows: 1 },
+} as const
+const plan = faultPlan(seededRandom(faultSeed ^ 0x5bd1e995), longMode ? 20 : 2, longMode ? 3 : 1)
+
+afterAll(() => {
+  guard.dispose()
+  console.log(
+    `[faults] inserts: ${reports.length} cases (seed ${faultSeed}), outcomes ${JSON.stringify(tallyOutcomes(reports))}, rows left by failed inserts ${JSON.stringify(leftovers)}`,
+  )
+})
+
+/** Waits until the server no longer runs `queryId`, then counts the table's rows. */
+async function rowsAfter(direct: Client, table: string, queryId: string): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const running = await direct.query(
+      `SELECT count() AS c FROM system.processes WHERE query_id = '${queryId}'`,
+    )
+    const [row] = (await running.rows()) as { c: bigint }[]
+    if (row?.c === 0n) break
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const counted = await direct.query(`SELECT count() AS c FROM ${table}`)
+  const [row] = (await counted.rows()) as { c: bigint }[]
+  return Number(row?.c)
+}
+
+for (const transport of transports) {
+  describe(`${transport} insert`, () => {
+    const direct = createClient({ url: transport === 'native' ? server.nativeUrl : server.httpUrl })
+    const table = `reliability_cut_${transport}_${Date.now().toString(36)}`
+    let traffic: Record<'cold' | 'warm', Traffic> = {
+      cold: { toServer: 0, toClient: 0 },
+      warm: { toServer: 0, toClient: 0 },
+    }
+
+    beforeAll(async () => {
+      await direct.command(`CREATE TABLE ${table} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`)
+      const insert = (client: Client) => client.insert(table, data, { blockRows })
+      traffic = {
+        cold: await cleanTraffic(server, transport, clientOptions, insert, 'cold'),
+        warm: await cleanTraffic(server, transport, clientOptions, insert, 'warm'),
+      }
+      await direct.command(`TRUNCATE TABLE ${table}`)
+    })
+
+    afterAll(async () => {
+      await direct.command(`DROP TABLE IF EXISTS ${table}`)
+      await direct.close()
+    })
+
+    for (const [commit, settings] of Object.entries(commitModes)) {
+      for (const mode of ['cold', 'warm'] as const) {
+        for (const spec of plan) {
+          it(`${commit} commit, ${mode}: ${describeSpec(spec)}`, async () => {
+            const queryId = `cut-${transport}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
+            const report = await runFaultCase({
+              server,
+              transport,
+              fault: resolveFault(spec, traffic[mode]),
+              guard,
+              clientOptions,
+              run: (client) => client.insert(table, data, { blockRows, queryId, settings }),
+              check: (result) =>
+                result.rowsWritten === totalRows ? undefined : `rowsWritten ${result.rowsWritten}`,
+              mode,
+            })
+            reports.push(report)
+            const committed = await rowsAfter(direct, table, queryId)
+            await direct.command(`TRUNCATE TABLE ${table}`)
+            const label = `${summarize(report)}, ${committed} rows committed`
+            expect(survivalFailures(report, limits), label).toEqual([])
+            if (report.outcome === 'success') {
+              // Reported as written: all of it must be there.
+              expect(committed, label).toBe(totalRows)
+            } else {
+              leftovers[commit]!.push(committed)
+              // Whole blocks or none, never part of a block.
+              expect(committed % blockRows, label).toBe(0)
+              expect(committed, label).toBeLessThanOrEqual(totalRows)
+              // Squashed (the default): the blocks wait in the squashing buffer until the end.
+              if (commit === 'squashed') expect([0, totalRows], label).toContain(committed)
+            }
+          })
+        }
+      }
+    }
+
+    it('a cut in the middle of the data leaves the blocks before it, and the client raises', async () => {
+      const queryId = `mid-${transport}-${Date.now()}`
+      const report = await runFaultCase({
+        server,
+        transport,
+        fault: { cutAfter: { direction: 'toServer', bytes: Math.floor(traffic.warm.toServer / 2) } },
+        guard,
+        clientOptions,
+        run: (client) =>
+          client.insert(table, data, { blockRows, queryId, settings: commitModes['per block'] }),
+        check: () => undefined,
+        mode: 'warm',
+      })
+      const committed = await rowsAfter(direct, table, queryId)
+      await direct.command(`TRUNCATE TABLE ${table}`)
+      const label = `${summarize(report)}, ${committed} rows committed`
+      expect(survivalFailures(report, limits), label).toEqual([])
+      expect(report.outcome, label).toBe('ConnectionError')
+      expect(committed % blockRows, label).toBe(0)
+      expect(committed, label).toBeGreaterThan(0)
+      expect(committed, label).toBeLessThan(totalRows)
+    })
+  })
+}

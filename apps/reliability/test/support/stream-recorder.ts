@@ -1,0 +1,53 @@
+import { createClient } from '@clickwire/client'
+import { FaultProxy, type ServerInfo } from '@clickwire/testing'
+import { blockBoundaries } from '../../src/fuzz/http-trailers.js'
+import type { HttpRecording, NativeRecording } from '../../src/fuzz/recorded-streams.js'
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+/**
+ * What the server sent on one native connection that ran one query: recorded by a
+ * FaultProxy's tap between the public client and the real server.
+ */
+export async function recordNative(server: ServerInfo, recording: NativeRecording): Promise<Uint8Array> {
+  const proxy = await FaultProxy.start({ host: server.host, port: server.ports.tcp })
+  const received: Uint8Array[] = []
+  proxy.setTap((connection, direction, bytes) => {
+    if (connection === 1 && direction === 'toClient') received.push(Uint8Array.from(bytes))
+  })
+  const client = createClient({
+    url: `clickhouse://127.0.0.1:${proxy.port}/default`,
+    compression: recording.compression,
+    maxConnections: 1,
+  })
+  try {
+    await client
+      .query(recording.sql, { settings: recording.settings })
+      .then((result) => result.rows())
+      .catch(() => undefined)
+  } finally {
+    await client.close()
+    await proxy.close()
+  }
+  return concat(received)
+}
+
+/** The body of a `FORMAT Native` HTTP response, cut down as the recording says. */
+export async function recordHttp(server: ServerInfo, recording: HttpRecording): Promise<Uint8Array> {
+  const search = new URLSearchParams({ default_format: 'Native' })
+  for (const [name, value] of Object.entries(recording.settings)) search.set(name, String(value))
+  const response = await fetch(`${server.httpUrl}/?${search}`, { method: 'POST', body: recording.sql })
+  const body = new Uint8Array(await response.arrayBuffer())
+  if (recording.keepBlocks === undefined) return body
+  const { starts, end } = blockBoundaries(body)
+  const cut = starts[recording.keepBlocks] ?? end
+  return concat([body.subarray(0, cut), body.subarray(end)])
+}
