@@ -103,7 +103,9 @@ interface CliOptions {
   progress: boolean
 }
 
+// Positional options: `load --url X` gives --url to load, not to the main program.
 const program = new Command('clickwire-bench')
+  .enablePositionalOptions()
   .description(
     'The ontime benchmark and ch-bench: clickwire side by side with @clickhouse/client, clickhouse-client, curl, ' +
       'Python clickhouse-driver / clickhouse-connect and ch-go (when installed: setup-peers).',
@@ -126,7 +128,9 @@ const program = new Command('clickwire-bench')
   .option('--timeout <seconds>', 'limit of one run', positive, 900)
   .option('--no-progress', 'no progress bar')
   .action(async (options: CliOptions) => {
-    if (options.url) process.env.CLICKHOUSE_URL = options.url
+    // `--url` before the command name belongs to the main program's options.
+    const url = options.url ?? program.opts<{ url?: string }>().url
+    if (url) process.env.CLICKHOUSE_URL = url
     const full = options.full === true
     const run: RunOptions = {
       mode: full
@@ -184,7 +188,9 @@ program
   .option('--from-csv <dir>', 'real BTS zips/CSVs instead of generated data')
   .option('--reload', 'load even when the table looks complete')
   .action(async (options: { url?: string; fromCsv?: string; reload?: boolean }) => {
-    if (options.url) process.env.CLICKHOUSE_URL = options.url
+    // `--url` before the command name belongs to the main program's options.
+    const url = options.url ?? program.opts<{ url?: string }>().url
+    if (url) process.env.CLICKHOUSE_URL = url
     if (!process.env.CLICKHOUSE_URL)
       throw new Error('load needs a server that outlives it: set CLICKHOUSE_URL or --url')
     const server = await startClickHouse()

@@ -6,7 +6,7 @@ import {
   type Progress,
   type RowObject,
   rowArrays,
-  rowBuilder,
+  rowFactory,
   rowObjects,
   UsageError,
 } from '@clickwire/protocol'
@@ -148,8 +148,8 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
     for await (const block of this.#take()) {
       if (block.rows === 0) continue
       const columns = block.columns.map((column) => column.column.values())
-      const build = rowBuilder(block.columns.map((column) => column.name))
-      for (let row = 0; row < block.rows; row++) yield build(columns, row) as Row
+      const read = rowFactory(block.columns.map((column) => column.name))(columns)
+      for (let row = 0; row < block.rows; row++) yield read(row) as Row
     }
   }
 

@@ -1,4 +1,12 @@
-export { blockValues, type RowObject, rowArrays, rowBuilder, rowObjects } from './blocks/block-rows.js'
+export {
+  blockValues,
+  type RowFactory,
+  type RowObject,
+  type RowReader,
+  rowArrays,
+  rowFactory,
+  rowObjects,
+} from './blocks/block-rows.js'
 export * from './blocks/native-block.js'
 export { NativeBlockReader, readBlockInfo } from './blocks/native-block-reader.js'
 export { type ColumnToWrite, NativeBlockWriter, writeBlockInfo } from './blocks/native-block-writer.js'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ByteReader } from '../io/byte-reader.js'
 import { ByteWriter } from '../io/byte-writer.js'
 import { context } from '../test-support/codec-checks.js'
-import { rowArrays, rowBuilder, rowObjects } from './block-rows.js'
+import { loopFactory, rowArrays, rowFactory, rowObjects } from './block-rows.js'
 import { NativeBlockReader } from './native-block-reader.js'
 import { NativeBlockWriter } from './native-block-writer.js'
 
@@ -34,12 +34,34 @@ describe('rows from a block', () => {
     ])
   })
 
-  it('treats any column name as data, __proto__ and quotes included', () => {
-    const build = rowBuilder(['__proto__', 'a"b', "c'd\n", 'constructor'])
-    const row = build([[{ polluted: true }], [1], [2], [3]], 0)
+  it.each([
+    ['generated code', rowFactory],
+    ['a loop (no code generation)', loopFactory],
+  ])('treats any column name as data, __proto__ and quotes included, with %s', (_, factory) => {
+    const names = ['__proto__', 'a"b', "c'd\n", 'constructor', '\u2028}', 'a"b']
+    const read = factory(names)([
+      [{ polluted: true }, 'x'],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [5, 6],
+      [7, 8],
+    ])
+    const row = read(0)
     expect(Object.getPrototypeOf(row)).toBe(Object.prototype)
-    expect(Object.keys(row)).toEqual(['__proto__', 'a"b', "c'd\n", 'constructor'])
-    expect(row['a"b']).toBe(1)
+    expect(Object.keys(row)).toEqual(['__proto__', 'a"b', "c'd\n", 'constructor', '\u2028}'])
+    // Later columns win on duplicate names.
+    expect(row['a"b']).toBe(7)
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toEqual({ polluted: true })
+    expect(read(1)).toEqual(
+      Object.fromEntries([
+        ['__proto__', 'x'],
+        ['a"b', 8],
+        ["c'd\n", 3],
+        ['constructor', 4],
+        ['\u2028}', 6],
+      ]),
+    )
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 })

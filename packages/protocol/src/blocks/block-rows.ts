@@ -3,51 +3,56 @@ import type { NativeBlock } from './native-block.js'
 /** A row as an object keyed by column name. */
 export type RowObject = Record<string, unknown>
 
-type RowBuilder = (columns: readonly ArrayLike<unknown>[], row: number) => RowObject
+/** Reads row `row` of the columns a {@link RowFactory} was given, as an object. */
+export type RowReader = (row: number) => RowObject
 
-const builders = new Map<string, RowBuilder>()
+/** Binds one block's column values (one array-like per column, in order) to a {@link RowReader}. */
+export type RowFactory = (columns: readonly ArrayLike<unknown>[]) => RowReader
+
+const factories = new Map<string, RowFactory>()
 let codeGenerationAllowed = true
 
 /**
- * A builder of row objects for one list of column names. Where the runtime allows code
- * generation, it is a constructor with the properties spelled out, so every row gets the
- * same hidden class and V8 builds it as fast as an object literal; where it does not
- * (CSP, some edge runtimes), a plain loop does the same job more slowly.
+ * Row objects for one list of column names. Where the runtime allows code generation, the
+ * reader is an object literal with the properties spelled out over columns held in closure
+ * variables, so every row gets the same hidden class from V8's literal boilerplate (about
+ * twice as fast as a constructor assigning `this[name]`: 697k rows x 109 columns, 1.8 s
+ * against 3.4 s); where it does not (CSP, some edge runtimes), a plain loop does the same
+ * job more slowly.
  *
  * `__proto__` as a column name is defined as an own property, never as the prototype.
+ * Later columns win on duplicate names.
  */
-export function rowBuilder(names: readonly string[]): RowBuilder {
+export function rowFactory(names: readonly string[]): RowFactory {
   const key = names.join('\u0000')
-  let builder = builders.get(key)
-  if (builder) return builder
-  builder = (codeGenerationAllowed && compiledBuilder(names)) || loopBuilder(names)
-  if (builders.size > 1000) builders.clear()
-  builders.set(key, builder)
-  return builder
+  let factory = factories.get(key)
+  if (factory) return factory
+  factory = (codeGenerationAllowed && compiledFactory(names)) || loopFactory(names)
+  if (factories.size > 1000) factories.clear()
+  factories.set(key, factory)
+  return factory
 }
 
-function compiledBuilder(names: readonly string[]): RowBuilder | undefined {
-  const assignments = names.map((name, index) =>
-    name === '__proto__'
-      ? `Object.defineProperty(this, "__proto__", { value: c[${index}][r], enumerable: true, writable: true, configurable: true });`
-      : `this[${JSON.stringify(name)}] = c[${index}][r];`,
+function compiledFactory(names: readonly string[]): RowFactory | undefined {
+  const locals = names.map((_, index) => `const c${index} = c[${index}];`)
+  // A computed key defines an own property even for "__proto__"; a plain one would set the prototype.
+  const properties = names.map((name, index) =>
+    name === '__proto__' ? `["__proto__"]: c${index}[r]` : `${JSON.stringify(name)}: c${index}[r]`,
   )
   try {
-    const Row = new Function('c', 'r', assignments.join('\n')) as unknown as new (
-      columns: readonly ArrayLike<unknown>[],
-      row: number,
-    ) => RowObject
-    // Rows should look like plain objects (prototype Object.prototype, constructor Object).
-    Row.prototype = Object.prototype
-    return (columns, row) => new Row(columns, row)
+    return new Function(
+      'c',
+      `${locals.join('\n')}\nreturn function (r) { return { ${properties.join(', ')} } }`,
+    ) as RowFactory
   } catch {
     codeGenerationAllowed = false
     return undefined
   }
 }
 
-function loopBuilder(names: readonly string[]): RowBuilder {
-  return (columns, row) => {
+/** The row factory used where code generation is refused (exported for tests). */
+export function loopFactory(names: readonly string[]): RowFactory {
+  return (columns) => (row) => {
     const object: RowObject = {}
     for (let index = 0; index < names.length; index++) {
       const name = names[index]!
@@ -70,10 +75,9 @@ export function blockValues(block: NativeBlock): ArrayLike<unknown>[] {
  * assembled from them, so nothing is decoded twice. Later columns win on duplicate names.
  */
 export function rowObjects(block: NativeBlock): RowObject[] {
-  const columns = blockValues(block)
-  const build = rowBuilder(block.columns.map((column) => column.name))
+  const read = rowFactory(block.columns.map((column) => column.name))(blockValues(block))
   const rows = new Array<RowObject>(block.rows)
-  for (let row = 0; row < block.rows; row++) rows[row] = build(columns, row)
+  for (let row = 0; row < block.rows; row++) rows[row] = read(row)
   return rows
 }
 

@@ -1,34 +1,22 @@
+import { rowFactory } from '../blocks/block-rows.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { CodecContext, CodecResolver, Column, ColumnCodec, ColumnInput } from './column-codec.js'
 import { hasElements, PlanCache, shapeError } from './composite-support.js'
 
-/** Builds one row's value from the element values: an array, or an object for named tuples. */
-type RowBuilder = (elements: readonly ArrayLike<unknown>[], row: number) => unknown
+/** Reads one row's value from the element values bound to it: an array, or an object for named tuples. */
+type TupleReader = (row: number) => unknown
 
-function rowBuilder(names: readonly string[] | undefined): RowBuilder {
-  if (!names) {
-    return (elements, row) => {
-      const out = new Array<unknown>(elements.length)
-      for (let i = 0; i < elements.length; i++) out[i] = elements[i]![row]
-      return out
-    }
-  }
-  // `__proto__` as a plain property would replace the prototype instead of adding a key.
-  const special = names.includes('__proto__')
-  return (elements, row) => {
-    const out: Record<string, unknown> = {}
-    for (let i = 0; i < elements.length; i++) {
-      if (special)
-        Object.defineProperty(out, names[i]!, {
-          value: elements[i]![row],
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        })
-      else out[names[i]!] = elements[i]![row]
-    }
+function tupleReader(
+  names: readonly string[] | undefined,
+  elements: readonly ArrayLike<unknown>[],
+): TupleReader {
+  // Named tuples are rows of their own: the same builder as result rows (own "__proto__" keys included).
+  if (names) return rowFactory(names)(elements)
+  return (row) => {
+    const out = new Array<unknown>(elements.length)
+    for (let i = 0; i < elements.length; i++) out[i] = elements[i]![row]
     return out
   }
 }
@@ -39,7 +27,6 @@ function rowBuilder(names: readonly string[] | undefined): RowBuilder {
  */
 export class TupleColumn implements Column<unknown> {
   private cache: unknown[] | undefined
-  private readonly build: RowBuilder
 
   constructor(
     readonly type: TypeNode,
@@ -47,9 +34,7 @@ export class TupleColumn implements Column<unknown> {
     /** Element names for a named tuple, else undefined. */
     readonly names: readonly string[] | undefined,
     private readonly rows: number,
-  ) {
-    this.build = rowBuilder(names)
-  }
+  ) {}
 
   get length(): number {
     return this.rows
@@ -58,15 +43,16 @@ export class TupleColumn implements Column<unknown> {
   get(row: number): unknown {
     if (this.cache) return this.cache[row]
     const one = this.elements.map((element) => [element.get(row)])
-    return this.build(one, 0)
+    return tupleReader(this.names, one)(0)
   }
 
   /** One array or object per row, built from each element's `values()` (computed once). */
   values(): unknown[] {
     if (this.cache) return this.cache
     const elements = this.elements.map((element) => element.values())
+    const read = tupleReader(this.names, elements)
     const out = new Array<unknown>(this.rows)
-    for (let row = 0; row < this.rows; row++) out[row] = this.build(elements, row)
+    for (let row = 0; row < this.rows; row++) out[row] = read(row)
     this.cache = out
     return out
   }
