@@ -3,7 +3,12 @@
 import { createNativeTransport } from '../dist/index.js'
 
 const [port = '9000', rows = '500000000', compression = 'lz4'] = process.argv.slice(2)
-const native = createNativeTransport({ hosts: [{ host: '127.0.0.1', port: Number(port) }], compression })
+const native = createNativeTransport({
+  hosts: [{ host: '127.0.0.1', port: Number(port) }],
+  compression,
+  ...(process.env.READ_AHEAD ? { readAheadBytes: Number(process.env.READ_AHEAD) } : {}),
+  ...(process.env.READ_BUFFER ? { readBufferBytes: Number(process.env.READ_BUFFER) } : {}),
+})
 const started = performance.now()
 const stream = await native.query(`SELECT number FROM system.numbers_mt LIMIT ${rows}`)
 let count = 0

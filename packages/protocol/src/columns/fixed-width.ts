@@ -1,6 +1,7 @@
 import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
+import { allocateBytes } from '../io/input-arena.js'
 import { describeValue } from './column-codec.js'
 
 /**
@@ -26,9 +27,11 @@ export function fixedWidthBytes(
   const start = bytes.byteOffset + reader.offset
   reader.offset += size
   if (start % width === 0) return [bytes.buffer, start]
-  const copy = new Uint8Array(size)
+  // Unzeroed memory: every byte is overwritten at once (a zeroed buffer of this size costs
+  // fresh pages, i.e. page faults, on every block).
+  const copy = allocateBytes(size)
   copy.set(bytes.subarray(reader.offset - size, reader.offset))
-  return [copy.buffer, 0]
+  return [copy.buffer, copy.byteOffset]
 }
 
 /** Writes the raw bytes of a typed array (little-endian host). */

@@ -67,4 +67,23 @@ describe('InputArena', () => {
     arena.reserve(1000, { at: arena.start, width: 8 })
     expect(arena.bytes).toBe(before)
   })
+
+  it('realigns in place past the region a socket may still be reading into', () => {
+    const arena = new InputArena(2 << 20)
+    const region = arena.writable(16)
+    region.set(bytes(1, 2, 3, 10, 11))
+    arena.commit(5)
+    const buffer = arena.bytes
+    // The socket got the next region right after the read; then the decoder asks for alignment.
+    const next = arena.writable(16)
+    arena.reserve(3 + 800, { at: arena.start + 3, width: 8 })
+    expect(arena.bytes).toBe(buffer)
+    expect((arena.bytes.byteOffset + arena.start + 3) % 8).toBe(0)
+    expect(arena.start).toBeGreaterThanOrEqual(next.byteOffset - buffer.byteOffset + next.length)
+    // The read that was in flight lands in the old region: not where the arena ends, so pushed.
+    next.set(bytes(12, 13))
+    expect(arena.isWritable(next)).toBe(false)
+    arena.push(next.subarray(0, 2))
+    expect(Array.from(arena.bytes.subarray(arena.start, arena.end))).toEqual([1, 2, 3, 10, 11, 12, 13])
+  })
 })

@@ -19,6 +19,8 @@ export class InputArena {
   end = 0
   /** Whether the current buffer was adopted from a pushed chunk (it has no free space). */
   private adopted = false
+  /** End of the last region {@link writable} lent out: a socket may still write up to there. */
+  private lent = 0
 
   constructor(
     /** Size of a fresh buffer: large enough for many packets, so copies stay rare. */
@@ -43,7 +45,7 @@ export class InputArena {
     if (this.start === this.end && this.adopted) {
       // Nothing pending in an adopted chunk: drop our reference to it.
       this.buffer = new Uint8Array(0)
-      this.start = this.end = 0
+      this.start = this.end = this.lent = 0
       this.adopted = false
     }
   }
@@ -65,7 +67,7 @@ export class InputArena {
       // (otherwise the column is copied once when decoded, which costs no more).
       const pending = this.end - this.start
       if (misaligned && align.at >= this.start && pending * 2 < total) {
-        this.relocate(total, align)
+        if (!this.realignInPlace(total, align)) this.relocate(total, align)
         return
       }
     }
@@ -77,7 +79,10 @@ export class InputArena {
   /** Free space of at least `min` bytes at {@link end}, for a socket to read into. */
   writable(min = 64 * 1024): Uint8Array {
     if (this.adopted || this.buffer.length - this.end < min) this.relocate(this.length + min)
-    return this.buffer.subarray(this.end)
+    // Bounded, so the space beyond it stays ours while the socket holds the region (see realignInPlace).
+    const limit = Math.min(this.buffer.length, this.end + Math.max(min, maxReadBytes))
+    this.lent = limit
+    return this.buffer.subarray(this.end, limit)
   }
 
   /**
@@ -105,6 +110,7 @@ export class InputArena {
     if (this.start === this.end && size >= 64 * 1024) {
       // Nothing pending: decode straight from the chunk.
       this.buffer = chunk
+      this.lent = 0
       this.start = 0
       this.end = size
       this.adopted = true
@@ -113,6 +119,27 @@ export class InputArena {
     if (this.adopted || this.buffer.length - this.end < size) this.relocate(this.length + size)
     this.buffer.set(chunk, this.end)
     this.end += size
+  }
+
+  /**
+   * Copies the pending bytes to the free space after {@link end}, placed so that `align.at`
+   * lands aligned, when the whole `total` fits there. Nothing before {@link end} is written,
+   * so views of consumed bytes stay intact, and no buffer is allocated (a fresh one per block
+   * costs page faults: ch-bench spent a tenth of its time there).
+   */
+  private realignInPlace(total: number, align: { readonly at: number; readonly width: number }): boolean {
+    const pending = this.end - this.start
+    const offset = align.at - this.start
+    // Past the region a socket may still be reading into: that read then lands where the
+    // arena no longer ends, and isWritable tells the socket to push it instead.
+    let target = Math.max(this.end, this.lent)
+    const misalignment = (this.buffer.byteOffset + target + offset) % align.width
+    if (misalignment !== 0) target += align.width - misalignment
+    if (target + total > this.buffer.length) return false
+    this.buffer.copyWithin(target, this.start, this.end)
+    this.start = target
+    this.end = target + pending
+    return true
   }
 
   private relocate(total: number, align?: { readonly at: number; readonly width: number }): void {
@@ -128,6 +155,7 @@ export class InputArena {
     this.buffer = next
     this.start = 0
     this.end = pending
+    this.lent = 0
     this.adopted = false
   }
 }
@@ -137,6 +165,9 @@ interface NodeBufferConstructor {
 }
 
 const NodeBuffer = (globalThis as unknown as { Buffer?: NodeBufferConstructor }).Buffer
+
+/** The largest region one socket read gets (reads on loopback are ~100 KiB anyway). */
+const maxReadBytes = 1 << 20
 
 /** The most bytes one receive buffer holds (Node's Buffer limit): one block must fit in it. */
 export const maxBufferBytes = 2 ** 32
