@@ -25,6 +25,20 @@ export function readBlockInfo(reader: ByteReader): BlockInfo {
   }
 }
 
+/** A block cut short: its header and the columns before `next`, which starts at `offset`. */
+interface PartialBlock {
+  readonly bytes: Uint8Array
+  /** Where the block starts in `bytes`. */
+  readonly start: number
+  /** How far the input went: a later attempt must see at least as much. */
+  readonly limit: number
+  readonly offset: number
+  readonly next: number
+  readonly info: BlockInfo
+  readonly rows: number
+  readonly columns: BlockColumn[]
+}
+
 /**
  * Decodes Native blocks of one stream. It keeps a codec per column from block to block,
  * so state such as a LowCardinality dictionary can carry over.
@@ -35,6 +49,8 @@ export function readBlockInfo(reader: ByteReader): BlockInfo {
  */
 export class NativeBlockReader {
   private codecs: { name: string; typeName: string; codec: ColumnCodec }[] = []
+  /** What the last short attempt decoded (see {@link resume}). */
+  private partial: PartialBlock | undefined
 
   constructor(
     readonly context: CodecContext,
@@ -43,18 +59,73 @@ export class NativeBlockReader {
   ) {}
 
   read(reader: ByteReader): NativeBlock | undefined {
-    const info = this.withBlockInfo ? readBlockInfo(reader) : defaultBlockInfo
-    const columnCount = reader.varUInt()
-    const rows = reader.varUInt()
-    if (reader.short) return undefined
-    if (columnCount > maxColumns) throw new ProtocolError(`block with ${columnCount} columns`)
-    if (rows > maxRows) throw new ProtocolError(`block with ${rows} rows`)
-    // A server's block without columns has no rows (ClickHouse's Block::rows() is 0 then).
-    // Rows no column holds would cost no bytes to announce, yet every consumer that builds
-    // one object per row (rowObjects) would run out of memory, which kills the process.
-    if (columnCount === 0 && rows > 0) throw new ProtocolError(`block with ${rows} rows and no columns`)
-    const columns: BlockColumn[] = new Array(columnCount)
-    for (let index = 0; index < columnCount; index++) {
+    const resumed = this.resume(reader)
+    this.partial = undefined
+    try {
+      return this.readFrom(reader, resumed)
+    } catch (error) {
+      this.partial = undefined
+      throw error
+    }
+  }
+
+  /**
+   * The columns a short attempt at this same block already decoded, when `reader` starts
+   * where that attempt started, in the same bytes, with at least as much input: an input
+   * that grows chunk by chunk is then decoded once, not once per attempt (an HTTP body of
+   * ontime rows arrives in 64 KiB chunks, and blocks are tens of MiB).
+   */
+  private resume(reader: ByteReader): PartialBlock | undefined {
+    const partial = this.partial
+    if (
+      partial === undefined ||
+      partial.bytes !== reader.bytes ||
+      partial.start !== reader.offset ||
+      reader.limit < partial.limit
+    )
+      return undefined
+    reader.offset = partial.offset
+    return partial
+  }
+
+  private readFrom(reader: ByteReader, resumed: PartialBlock | undefined): NativeBlock | undefined {
+    const start = reader.offset
+    let info: BlockInfo
+    let rows: number
+    let columns: BlockColumn[]
+    let first = 0
+    if (resumed) {
+      ;({ info, rows, columns } = resumed)
+      first = resumed.next
+    } else {
+      info = this.withBlockInfo ? readBlockInfo(reader) : defaultBlockInfo
+      const columnCount = reader.varUInt()
+      rows = reader.varUInt()
+      if (reader.short) return undefined
+      if (columnCount > maxColumns) throw new ProtocolError(`block with ${columnCount} columns`)
+      if (rows > maxRows) throw new ProtocolError(`block with ${rows} rows`)
+      // A server's block without columns has no rows (ClickHouse's Block::rows() is 0 then).
+      // Rows no column holds would cost no bytes to announce, yet every consumer that builds
+      // one object per row (rowObjects) would run out of memory, which kills the process.
+      if (columnCount === 0 && rows > 0) throw new ProtocolError(`block with ${rows} rows and no columns`)
+      columns = new Array(columnCount)
+    }
+    const columnCount = columns.length
+    for (let index = first; index < columnCount; index++) {
+      const columnStart = reader.offset
+      const short = (): undefined => {
+        this.partial = {
+          bytes: reader.bytes,
+          start: resumed?.start ?? start,
+          limit: reader.limit,
+          offset: columnStart,
+          next: index,
+          info,
+          rows,
+          columns,
+        }
+        return undefined
+      }
       const name = reader.string()
       const typeName = reader.string()
       if (this.context.revision >= Revision.withCustomSerialization) {
@@ -65,15 +136,15 @@ export class NativeBlockReader {
           })
         }
       }
-      if (reader.short) return undefined
+      if (reader.short) return short()
       const codec = this.codecAt(index, name, typeName)
       try {
         if (rows > 0) {
           codec.decodePrefix(reader)
-          if (reader.short) return undefined
+          if (reader.short) return short()
         }
         const column = codec.decode(reader, rows)
-        if (reader.short) return undefined
+        if (reader.short) return short()
         if (column.length !== rows) {
           throw new ProtocolError(`decoded ${column.length} values, expected ${rows}`)
         }

@@ -55,6 +55,38 @@ describe('Native blocks', () => {
     }
   })
 
+  it('resumes a short block at the column it stopped in, as input grows in the same bytes', () => {
+    const bytes = encode(54460)
+    const blocks = new NativeBlockReader({ ...context(), revision: 54460 })
+    const reader = new ByteReader()
+    for (let cut = 1; cut < bytes.length; cut++) {
+      expect(blocks.read(reader.reset(bytes, 0, cut))).toBeUndefined()
+    }
+    const block = blocks.read(reader.reset(bytes, 0, bytes.length))!
+    expect(block.columns.map((c) => Array.from(c.column.values()))).toEqual([
+      [1n, 2n, 3n],
+      ['a', 'bc', ''],
+    ])
+    expect(reader.offset).toBe(bytes.length)
+  })
+
+  it('starts over when the bytes, the start or the input length do not continue the short attempt', () => {
+    const bytes = encode(54460)
+    const blocks = new NativeBlockReader({ ...context(), revision: 54460 })
+    const reader = new ByteReader()
+    const cut = bytes.length - 3
+    expect(blocks.read(reader.reset(bytes, 0, cut))).toBeUndefined()
+    // Other bytes with the same layout: the columns decoded from the first ones must not be reused.
+    const other = encode(54460)
+    other.set(fromHex('0900000000000000'), other.length - 24)
+    const block = blocks.read(reader.reset(other, 0, other.length))!
+    expect(Array.from(block.columns[0]!.column.values())).toEqual([1n, 2n, 9n])
+    // A shorter input than the attempt saw starts over too (and runs short again).
+    expect(blocks.read(reader.reset(bytes, 0, cut))).toBeUndefined()
+    expect(blocks.read(reader.reset(bytes, 0, 10))).toBeUndefined()
+    expect(blocks.read(reader.reset(bytes, 0, bytes.length))!.rows).toBe(3)
+  })
+
   it('refuses a block that announces rows but has no columns', () => {
     // Revision 0 layout: column count 0, then 1000 rows (LEB128 e8 07) that no bytes hold.
     const read = () =>
