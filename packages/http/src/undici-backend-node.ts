@@ -1,7 +1,7 @@
 import type { Buffer } from 'node:buffer'
 import { Readable } from 'node:stream'
 import { createGunzip, createInflate } from 'node:zlib'
-import { Pool } from 'undici'
+import type { Pool } from 'undici'
 import { BodyQueue } from './body-queue.js'
 import {
   type BackendRequest,
@@ -29,7 +29,36 @@ type Controller = { pause(): void; resume(): void; abort(reason: unknown): void;
  */
 export function undiciBackend(options: ResolvedOptions, tls?: HttpTransportOptions['tls']): HttpBackend {
   const origin = options.base.origin
-  const pool = new Pool(origin, {
+  let pool: Promise<Pool> | undefined
+  const ready = () => (pool ??= loadUndici().then(({ Pool }) => createPool(Pool, origin, options, tls)))
+
+  return {
+    name: 'undici',
+    async send(request: BackendRequest): Promise<BackendResponse> {
+      const dispatcher = await ready()
+      return dispatch(dispatcher, origin, options, request)
+    },
+    async close() {
+      if (pool) await (await pool).close()
+    },
+  }
+}
+
+let undici: Promise<typeof import('undici')> | undefined
+
+/** undici loads on the first request: a Node process that only speaks native TCP never pays its import (~120 ms). */
+function loadUndici(): Promise<typeof import('undici')> {
+  undici ??= import('undici')
+  return undici
+}
+
+function createPool(
+  PoolClass: typeof Pool,
+  origin: string,
+  options: ResolvedOptions,
+  tls: HttpTransportOptions['tls'],
+): Pool {
+  return new PoolClass(origin, {
     connections: options.maxOpenConnections,
     pipelining: 1,
     keepAliveTimeout: Math.max(1, options.keepAliveIdleMs),
@@ -46,91 +75,86 @@ export function undiciBackend(options: ResolvedOptions, tls?: HttpTransportOptio
         : {}),
     },
   })
+}
 
-  return {
-    name: 'undici',
-    send(request: BackendRequest): Promise<BackendResponse> {
-      return new Promise((resolve, reject) => {
-        const url = new URL(request.url)
-        let controller: Controller | undefined
-        let responded = false
-        let queue: BodyQueue | undefined
-        const abortReason = () => request.signal.reason ?? new Error('aborted')
-        const onAbort = () => controller?.abort(abortReason())
-        request.signal.addEventListener('abort', onAbort, { once: true })
-        const done = () => request.signal.removeEventListener('abort', onAbort)
+function dispatch(
+  pool: Pool,
+  origin: string,
+  options: ResolvedOptions,
+  request: BackendRequest,
+): Promise<BackendResponse> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(request.url)
+    let controller: Controller | undefined
+    let responded = false
+    let queue: BodyQueue | undefined
+    const abortReason = () => request.signal.reason ?? new Error('aborted')
+    const onAbort = () => controller?.abort(abortReason())
+    request.signal.addEventListener('abort', onAbort, { once: true })
+    const done = () => request.signal.removeEventListener('abort', onAbort)
 
-        const fail = (error: unknown) => {
+    const fail = (error: unknown) => {
+      done()
+      const code = errorCode(error)
+      const timeout =
+        code === 'UND_ERR_CONNECT_TIMEOUT'
+          ? 'connect'
+          : code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+            ? 'idle'
+            : undefined
+      if (!responded) reject(backendFailure('before-response', error, { timeout }))
+      else queue?.fail(backendFailure('body', error, { timeout }))
+    }
+
+    pool.dispatch(
+      {
+        origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: request.headers,
+        body: request.body as never,
+        headersTimeout: request.idleTimeoutMs,
+        bodyTimeout: request.idleTimeoutMs,
+        // A streamed body can be read only once: never let undici resend it.
+        idempotent: typeof request.body !== 'object' || request.body instanceof Uint8Array,
+      },
+      {
+        onRequestStart(started: Controller) {
+          controller = started
+          if (request.signal.aborted) started.abort(abortReason())
+        },
+        onResponseStart(started: Controller, statusCode: number, headers: Record<string, string | string[]>) {
+          if (statusCode < 200) return
+          responded = true
+          const flow = {
+            pause: () => started.pause(),
+            resume: () => started.resume(),
+            cancel: (reason: unknown) => {
+              if (!started.aborted) started.abort(reason ?? new Error('cancelled'))
+            },
+          }
+          queue = new BodyQueue(flow, options.highWaterMark)
+          const responseHeaders = headersFrom(headers)
+          const encoding = responseHeaders.get('content-encoding')?.trim().toLowerCase()
+          resolve({
+            status: statusCode,
+            headers: responseHeaders,
+            body: encoding === 'gzip' || encoding === 'deflate' ? decompressed(queue, encoding) : queue,
+          })
+        },
+        onResponseData(_controller: Controller, chunk: Uint8Array) {
+          queue?.push(chunk)
+        },
+        onResponseEnd() {
           done()
-          const code = errorCode(error)
-          const timeout =
-            code === 'UND_ERR_CONNECT_TIMEOUT'
-              ? 'connect'
-              : code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-                ? 'idle'
-                : undefined
-          if (!responded) reject(backendFailure('before-response', error, { timeout }))
-          else queue?.fail(backendFailure('body', error, { timeout }))
-        }
-
-        pool.dispatch(
-          {
-            origin,
-            path: `${url.pathname}${url.search}`,
-            method: request.method,
-            headers: request.headers,
-            body: request.body as never,
-            headersTimeout: request.idleTimeoutMs,
-            bodyTimeout: request.idleTimeoutMs,
-            // A streamed body can be read only once: never let undici resend it.
-            idempotent: typeof request.body !== 'object' || request.body instanceof Uint8Array,
-          },
-          {
-            onRequestStart(started: Controller) {
-              controller = started
-              if (request.signal.aborted) started.abort(abortReason())
-            },
-            onResponseStart(
-              started: Controller,
-              statusCode: number,
-              headers: Record<string, string | string[]>,
-            ) {
-              if (statusCode < 200) return
-              responded = true
-              const flow = {
-                pause: () => started.pause(),
-                resume: () => started.resume(),
-                cancel: (reason: unknown) => {
-                  if (!started.aborted) started.abort(reason ?? new Error('cancelled'))
-                },
-              }
-              queue = new BodyQueue(flow, options.highWaterMark)
-              const responseHeaders = headersFrom(headers)
-              const encoding = responseHeaders.get('content-encoding')?.trim().toLowerCase()
-              resolve({
-                status: statusCode,
-                headers: responseHeaders,
-                body: encoding === 'gzip' || encoding === 'deflate' ? decompressed(queue, encoding) : queue,
-              })
-            },
-            onResponseData(_controller: Controller, chunk: Uint8Array) {
-              queue?.push(chunk)
-            },
-            onResponseEnd() {
-              done()
-              queue?.end()
-            },
-            onResponseError(_controller: Controller, error: Error) {
-              fail(error)
-            },
-          } as never,
-        )
-      })
-    },
-    async close() {
-      await pool.close()
-    },
-  }
+          queue?.end()
+        },
+        onResponseError(_controller: Controller, error: Error) {
+          fail(error)
+        },
+      } as never,
+    )
+  })
 }
 
 /** An HTTP-compressed body, inflated with node:zlib as it is read. */
