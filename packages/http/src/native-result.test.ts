@@ -8,6 +8,7 @@ import {
   ProtocolError,
   rowObjects,
 } from '@clickwire/protocol'
+import { concatBytes } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import type { BodyReader } from './http-backend.js'
 import { NativeResult } from './native-result.js'
@@ -34,16 +35,7 @@ function nativeBlocks(blocks: number, rows: number, first = 0): Uint8Array {
   return writer.copy()
 }
 
-function join(...parts: (Uint8Array | string)[]): Uint8Array {
-  const bytes = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part))
-  const out = new Uint8Array(bytes.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of bytes) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+const join = concatBytes
 
 /** A body that delivers `bytes` in chunks of `size`, then ends cleanly or with `failure`. */
 function body(bytes: Uint8Array, size: number, failure?: Error): BodyReader & { cancelled: boolean } {

@@ -1,3 +1,4 @@
+export { concatBytes } from './byte-concat.js'
 export { type ClientCliOptions, clickhouseClient } from './clickhouse-client-cli.js'
 export {
   type ClickHouseServer,

@@ -1,3 +1,4 @@
+import { concatBytes } from '@clickwire/testing'
 import fc from 'fast-check'
 
 /**
@@ -149,15 +150,7 @@ export function applyMutations(bytes: Uint8Array, mutations: readonly Mutation[]
   return out
 }
 
-function join(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+const join = concatBytes
 
 /** Where to cut a stream into network chunks (positions modulo its length). */
 export const splitArbitrary: fc.Arbitrary<number[]> = fc.oneof(

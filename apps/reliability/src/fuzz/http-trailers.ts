@@ -1,4 +1,5 @@
 import { ByteReader, defaultValueMapping, NativeBlockReader } from '@clickwire/protocol'
+import { concatBytes } from '@clickwire/testing'
 
 /** Where each Native block of a `FORMAT Native` body starts, and where decoding stopped. */
 export function blockBoundaries(body: Uint8Array): { starts: number[]; end: number } {
@@ -40,16 +41,7 @@ export interface TrailerBody {
   readonly abnormalEnd: boolean
 }
 
-function join(...parts: (Uint8Array | string)[]): Uint8Array {
-  const bytes = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part))
-  const out = new Uint8Array(bytes.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of bytes) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+const join = concatBytes
 
 /**
  * The four trailer forms after `blocks`: `text` is what 18.16 really sent (recorded, from

@@ -1,17 +1,9 @@
 import { createClient } from '@clickwire/client'
-import { FaultProxy, type ServerInfo } from '@clickwire/testing'
+import { concatBytes, FaultProxy, type ServerInfo } from '@clickwire/testing'
 import { blockBoundaries } from '../../src/fuzz/http-trailers.js'
 import type { HttpRecording, NativeRecording } from '../../src/fuzz/recorded-streams.js'
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+const concat = (parts: readonly Uint8Array[]) => concatBytes(...parts)
 
 /**
  * What the server sent on one native connection that ran one query: recorded by a
