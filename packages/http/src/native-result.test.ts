@@ -35,8 +35,6 @@ function nativeBlocks(blocks: number, rows: number, first = 0): Uint8Array {
   return writer.copy()
 }
 
-const join = concatBytes
-
 /** A body that delivers `bytes` in chunks of `size`, then ends cleanly or with `failure`. */
 function body(bytes: Uint8Array, size: number, failure?: Error): BodyReader & { cancelled: boolean } {
   let at = 0
@@ -107,7 +105,7 @@ describe('NativeResult', () => {
 
   it('raises the 18.16 exception text appended after blocks, in any chunking', async () => {
     for (const size of [1, 3, 50, 10_000]) {
-      const { rows, error } = await collect(new NativeResult(setup(body(join(data, text1816), size))))
+      const { rows, error } = await collect(new NativeResult(setup(body(concatBytes(data, text1816), size))))
       expect(rows, `chunks of ${size}`).toEqual(expected)
       expect(ClickHouseError.isInstance(error)).toBe(true)
       expect((error as ClickHouseError).code).toBe(395)
@@ -116,7 +114,7 @@ describe('NativeResult', () => {
   })
 
   it('raises the modern text form and the exception at the very start', async () => {
-    const late = await collect(new NativeResult(setup(body(join(data, textModern), 13))))
+    const late = await collect(new NativeResult(setup(body(concatBytes(data, textModern), 13))))
     expect(late.rows).toEqual(expected)
     expect((late.error as ClickHouseError).code).toBe(395)
     const early = await collect(new NativeResult(setup(body(encoder.encode(text1816), 4))))
@@ -126,7 +124,7 @@ describe('NativeResult', () => {
 
   it('raises the __exception__ marker form of a body cut without its last chunk', async () => {
     const cut = new Error('other side closed')
-    const bytes = join(data, `__exception__\r\n${textModern}`)
+    const bytes = concatBytes(data, `__exception__\r\n${textModern}`)
     const { rows, error } = await collect(new NativeResult(setup(body(bytes, 17, cut))))
     expect(rows).toEqual(expected)
     expect(ClickHouseError.isInstance(error)).toBe(true)
@@ -135,7 +133,7 @@ describe('NativeResult', () => {
   })
 
   it('raises the tagged form (25.11+) with the tag from the header', async () => {
-    const bytes = join(data, tagged(textModern))
+    const bytes = concatBytes(data, tagged(textModern))
     for (const size of [1, 9, 4096]) {
       const { rows, error } = await collect(
         new NativeResult(setup(body(bytes, size, new Error('terminated')), tag)),

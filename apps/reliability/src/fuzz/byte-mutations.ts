@@ -121,13 +121,13 @@ export function applyMutations(bytes: Uint8Array, mutations: readonly Mutation[]
         out[at] = mutation.value
         break
       case 'insert':
-        out = join(out.subarray(0, at), Uint8Array.from(mutation.bytes), out.subarray(at))
+        out = concatBytes(out.subarray(0, at), Uint8Array.from(mutation.bytes), out.subarray(at))
         break
       case 'delete':
-        out = join(out.subarray(0, at), out.subarray(at + mutation.length))
+        out = concatBytes(out.subarray(0, at), out.subarray(at + mutation.length))
         break
       case 'repeat':
-        out = join(out.subarray(0, at + mutation.length), out.subarray(at))
+        out = concatBytes(out.subarray(0, at + mutation.length), out.subarray(at))
         break
       case 'copy': {
         const from = mutation.from % length
@@ -138,8 +138,8 @@ export function applyMutations(bytes: Uint8Array, mutations: readonly Mutation[]
       case 'varint': {
         const encoded = Uint8Array.from(leb128(mutation.value))
         out = mutation.replace
-          ? join(out.subarray(0, at), encoded, out.subarray(at + 1))
-          : join(out.subarray(0, at), encoded, out.subarray(at))
+          ? concatBytes(out.subarray(0, at), encoded, out.subarray(at + 1))
+          : concatBytes(out.subarray(0, at), encoded, out.subarray(at))
         break
       }
       case 'truncate':
@@ -149,8 +149,6 @@ export function applyMutations(bytes: Uint8Array, mutations: readonly Mutation[]
   }
   return out
 }
-
-const join = concatBytes
 
 /** Where to cut a stream into network chunks (positions modulo its length). */
 export const splitArbitrary: fc.Arbitrary<number[]> = fc.oneof(

@@ -41,8 +41,6 @@ export interface TrailerBody {
   readonly abnormalEnd: boolean
 }
 
-const join = concatBytes
-
 /**
  * The four trailer forms after `blocks`: `text` is what 18.16 really sent (recorded, from
  * `recordedText`), the others are written after ClickHouse's HTTP handler (`__exception__`
@@ -53,11 +51,11 @@ export function trailerBody(form: TrailerForm, blocks: Uint8Array, recordedText:
   const text = encoder.encode(`${modernText}\n`)
   switch (form) {
     case 'text':
-      return { form, bytes: join(blocks, recordedText), exceptionTag: undefined, abnormalEnd: false }
+      return { form, bytes: concatBytes(blocks, recordedText), exceptionTag: undefined, abnormalEnd: false }
     case 'marker':
       return {
         form,
-        bytes: join(blocks, '__exception__\r\n', text),
+        bytes: concatBytes(blocks, '__exception__\r\n', text),
         exceptionTag: undefined,
         abnormalEnd: true,
       }
@@ -65,7 +63,7 @@ export function trailerBody(form: TrailerForm, blocks: Uint8Array, recordedText:
     case 'tagged-without-header':
       return {
         form,
-        bytes: join(
+        bytes: concatBytes(
           blocks,
           `\r\n__exception__\r\n${tag}\r\n`,
           text,

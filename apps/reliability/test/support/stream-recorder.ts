@@ -3,8 +3,6 @@ import { concatBytes, FaultProxy, type ServerInfo } from '@clickwire/testing'
 import { blockBoundaries } from '../../src/fuzz/http-trailers.js'
 import type { HttpRecording, NativeRecording } from '../../src/fuzz/recorded-streams.js'
 
-const concat = (parts: readonly Uint8Array[]) => concatBytes(...parts)
-
 /**
  * What the server sent on one native connection that ran one query: recorded by a
  * FaultProxy's tap between the public client and the real server.
@@ -29,7 +27,7 @@ export async function recordNative(server: ServerInfo, recording: NativeRecordin
     await client.close()
     await proxy.close()
   }
-  return concat(received)
+  return concatBytes(...received)
 }
 
 /** The body of a `FORMAT Native` HTTP response, cut down as the recording says. */
@@ -41,5 +39,5 @@ export async function recordHttp(server: ServerInfo, recording: HttpRecording): 
   if (recording.keepBlocks === undefined) return body
   const { starts, end } = blockBoundaries(body)
   const cut = starts[recording.keepBlocks] ?? end
-  return concat([body.subarray(0, cut), body.subarray(end)])
+  return concatBytes(body.subarray(0, cut), body.subarray(end))
 }

@@ -113,19 +113,6 @@ export class NativeBlockReader {
     const columnCount = columns.length
     for (let index = first; index < columnCount; index++) {
       const columnStart = reader.offset
-      const short = (): undefined => {
-        this.partial = {
-          bytes: reader.bytes,
-          start: resumed?.start ?? start,
-          limit: reader.limit,
-          offset: columnStart,
-          next: index,
-          info,
-          rows,
-          columns,
-        }
-        return undefined
-      }
       const name = reader.string()
       const typeName = reader.string()
       if (this.context.revision >= Revision.withCustomSerialization) {
@@ -136,15 +123,18 @@ export class NativeBlockReader {
           })
         }
       }
-      if (reader.short) return short()
+      if (reader.short)
+        return this.stopAt(reader, resumed?.start ?? start, columnStart, index, info, rows, columns)
       const codec = this.codecAt(index, name, typeName)
       try {
         if (rows > 0) {
           codec.decodePrefix(reader)
-          if (reader.short) return short()
+          if (reader.short)
+            return this.stopAt(reader, resumed?.start ?? start, columnStart, index, info, rows, columns)
         }
         const column = codec.decode(reader, rows)
-        if (reader.short) return short()
+        if (reader.short)
+          return this.stopAt(reader, resumed?.start ?? start, columnStart, index, info, rows, columns)
         if (column.length !== rows) {
           throw new ProtocolError(`decoded ${column.length} values, expected ${rows}`)
         }
@@ -154,6 +144,20 @@ export class NativeBlockReader {
       }
     }
     return { info, rows, columns }
+  }
+
+  /** Remembers what a short attempt decoded (see {@link resume}); returns undefined for it. */
+  private stopAt(
+    reader: ByteReader,
+    start: number,
+    offset: number,
+    next: number,
+    info: BlockInfo,
+    rows: number,
+    columns: BlockColumn[],
+  ): undefined {
+    this.partial = { bytes: reader.bytes, start, limit: reader.limit, offset, next, info, rows, columns }
+    return undefined
   }
 
   private codecAt(index: number, name: string, typeName: string): ColumnCodec {

@@ -8,12 +8,7 @@ import { hasElements, PlanCache, shapeError } from './composite-support.js'
 /** Reads one row's value from the element values bound to it: an array, or an object for named tuples. */
 type TupleReader = (row: number) => unknown
 
-function tupleReader(
-  names: readonly string[] | undefined,
-  elements: readonly ArrayLike<unknown>[],
-): TupleReader {
-  // Named tuples are rows of their own: the same builder as result rows (own "__proto__" keys included).
-  if (names) return rowFactory(names)(elements)
+function arrayReader(elements: readonly ArrayLike<unknown>[]): TupleReader {
   return (row) => {
     const out = new Array<unknown>(elements.length)
     for (let i = 0; i < elements.length; i++) out[i] = elements[i]![row]
@@ -27,6 +22,8 @@ function tupleReader(
  */
 export class TupleColumn implements Column<unknown> {
   private cache: unknown[] | undefined
+  /** Binds element values to a reader of one row's value (looked up once, not per row). */
+  private readonly bind: (elements: readonly ArrayLike<unknown>[]) => TupleReader
 
   constructor(
     readonly type: TypeNode,
@@ -34,7 +31,10 @@ export class TupleColumn implements Column<unknown> {
     /** Element names for a named tuple, else undefined. */
     readonly names: readonly string[] | undefined,
     private readonly rows: number,
-  ) {}
+  ) {
+    // Named tuples are rows of their own: the same builder as result rows (own "__proto__" keys included).
+    this.bind = names ? rowFactory(names) : arrayReader
+  }
 
   get length(): number {
     return this.rows
@@ -43,14 +43,14 @@ export class TupleColumn implements Column<unknown> {
   get(row: number): unknown {
     if (this.cache) return this.cache[row]
     const one = this.elements.map((element) => [element.get(row)])
-    return tupleReader(this.names, one)(0)
+    return this.bind(one)(0)
   }
 
   /** One array or object per row, built from each element's `values()` (computed once). */
   values(): unknown[] {
     if (this.cache) return this.cache
     const elements = this.elements.map((element) => element.values())
-    const read = tupleReader(this.names, elements)
+    const read = this.bind(elements)
     const out = new Array<unknown>(this.rows)
     for (let row = 0; row < this.rows; row++) out[row] = read(row)
     this.cache = out
