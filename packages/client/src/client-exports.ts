@@ -29,7 +29,7 @@ export type {
 export { type ClientOptions, parseClientUrl, type TlsOptions } from './client-options.js'
 export type { ArrowLike, ColumnValues, InsertChunk, InsertValues } from './insert-values.js'
 export type { ColumnValuesOf, NumberArray, ResultColumns } from './result-columns.js'
-export { ResultBlock, ResultSet } from './result-set.js'
+export { type BlockIterationOptions, ResultBlock, ResultSet } from './result-set.js'
 export {
   type CompiledSql,
   SqlFragment,

@@ -109,6 +109,29 @@ describe.each(transports)('%s', (transport) => {
     expect(blocks[1]!.columns().s).toEqual(['hello'])
   })
 
+  it('reads every type block by block with reused memory, each block used inside the loop', async () => {
+    await using ch = clientFor(transport)
+    const rs = await ch.query(select, { settings: { max_block_size: 1 } })
+    const rows: unknown[] = []
+    for await (const block of rs.blocks({ reuseMemory: true })) rows.push(...block.rows())
+    expect(rows).toEqual(expectedRows)
+  })
+
+  it('scans millions of rows with reused memory, every value right', async () => {
+    await using ch = clientFor(transport)
+    const rs = await ch.query('SELECT number, number % 7 AS m FROM system.numbers LIMIT 2000000')
+    let next = 0n
+    for await (const block of rs.blocks({ reuseMemory: true })) {
+      const [numbers, remainders] = block.values() as [BigUint64Array, Uint8Array]
+      for (let row = 0; row < block.rowCount; row++, next++) {
+        if (numbers[row] !== next || remainders[row] !== Number(next % 7n)) {
+          throw new Error(`row ${next}: ${numbers[row]}, ${remainders[row]}`)
+        }
+      }
+    }
+    expect(next).toBe(2_000_000n)
+  })
+
   it('reads the types only expressions have: Interval, Nothing, Array(Nothing), AggregateFunction', async () => {
     await using ch = clientFor(transport)
     const rs = await ch.query(

@@ -82,6 +82,10 @@ export class NativeQueryStream implements BlockStream {
   private interrupt: ((error: Error) => void) | undefined
   private timer: ReturnType<typeof setTimeout> | undefined
   private readonly onAbort: (() => void) | undefined
+  /** Whether the consumer drops each block before asking for the next (see recycleBlocks). */
+  private recycling = false
+  /** The pump's index of each block handed out while recycling. */
+  private readonly blockIndexes = new WeakMap<NativeBlock, number>()
 
   constructor(
     private readonly connection: NativeConnection,
@@ -144,14 +148,25 @@ export class NativeQueryStream implements BlockStream {
     return this.header ?? []
   }
 
+  /** See {@link BlockStream.recycleBlocks}. */
+  recycleBlocks(): void {
+    if (this.ended || this.recycling) return
+    this.recycling = true
+    this.connection.pump.recycle(true)
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<NativeBlock, void, undefined> {
     let finished = false
     try {
-      for (let block = this.pending.shift(); block; block = this.pending.shift()) yield block
+      for (let block = this.pending.shift(); block; block = this.pending.shift()) {
+        yield block
+        this.done(block)
+      }
       for (;;) {
         const block = await this.step()
         if (block === undefined) break
         yield block
+        this.done(block)
       }
       finished = true
     } finally {
@@ -159,6 +174,13 @@ export class NativeQueryStream implements BlockStream {
       // the connection is clean; an abort or timeout already stops it in the background.
       if (!finished && !this.ended && !this.cancelling) await this.cancel()
     }
+  }
+
+  /** The consumer asked for the block after `block`: with recycling, its memory may be reused. */
+  private done(block: NativeBlock): void {
+    const index = this.blockIndexes.get(block)
+    // Once the query ended, the connection may serve another query: leave its pump alone.
+    if (index !== undefined && !this.ended) this.connection.pump.releaseThrough(index)
   }
 
   /** Stops the query on the server and waits until the connection is clean (or dropped). */
@@ -244,7 +266,9 @@ export class NativeQueryStream implements BlockStream {
           type: column.typeName,
           typeNode: column.type,
         }))
-        return packet.block.rows > 0 && !this.cancelling ? packet.block : undefined
+        if (packet.block.rows === 0 || this.cancelling) return undefined
+        if (this.recycling) this.blockIndexes.set(packet.block, this.connection.pump.blockIndex)
+        return packet.block
       }
       case 'Progress':
         this.progress = addProgress(this.progress, packet)
@@ -255,10 +279,13 @@ export class NativeQueryStream implements BlockStream {
         this.events.onProfileInfo?.(packet)
         return undefined
       case 'Totals':
+        // Kept past the consumer's loop: its memory must not be reused.
+        if (this.recycling) this.connection.pump.pin()
         this.totals = packet.block
         this.events.onTotals?.(packet.block)
         return undefined
       case 'Extremes':
+        if (this.recycling) this.connection.pump.pin()
         this.extremes = packet.block
         this.events.onExtremes?.(packet.block)
         return undefined
@@ -266,6 +293,8 @@ export class NativeQueryStream implements BlockStream {
         if (packet.block.rows > 0) this.events.onLog?.(logEntries(packet.block))
         return undefined
       case 'ProfileEvents':
+        // The callback may keep the block.
+        if (this.recycling && this.events.onProfileEvents) this.connection.pump.pin()
         this.events.onProfileEvents?.(packet.block)
         return undefined
       case 'TableColumns':

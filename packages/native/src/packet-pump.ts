@@ -1,4 +1,5 @@
 import {
+  BufferPool,
   ByteReader,
   type CodecContext,
   type CompressionCodecs,
@@ -39,6 +40,11 @@ export class PacketPump {
   private readonly blockReaders = new Map<string, NativeBlockReader>()
   private header: { type: ServerBlockPacketType; table: string } | undefined
   private frames = 0
+  /** Receive memory reused while a consumer allows it (see {@link recycle}). */
+  private readonly pool = new BufferPool()
+  private recycling = false
+  /** Index of the newest block packet started on this connection (they only grow). */
+  blockIndex = 0
   /** Packets returned since the last {@link reset}: 0 means the server has not answered the request yet. */
   received = 0
 
@@ -52,9 +58,38 @@ export class PacketPump {
 
   /** Starts a new query: block codecs must not carry state from the previous one. */
   reset(): void {
+    this.recycle(false)
     this.blockReaders.clear()
     this.header = undefined
     this.received = 0
+  }
+
+  /**
+   * Whether the memory of blocks may be reused once the consumer releases them
+   * ({@link releaseThrough}): the current query's consumer drops each block before asking
+   * for the next. Off again at the next {@link reset}.
+   */
+  recycle(on: boolean): void {
+    if (on === this.recycling) return
+    this.recycling = on
+    const pool = on ? this.pool : undefined
+    this.channel.arena.recycleWith(pool)
+    this.plain.recycleWith(pool)
+    this.reader.scratch = pool?.scratch
+  }
+
+  /** The consumer is done with the blocks up to `blockIndex`: their memory may be reused. */
+  releaseThrough(blockIndex: number): void {
+    if (this.recycling) this.pool.release(blockIndex)
+  }
+
+  /**
+   * A block that outlives the consumer's promise (totals, extremes) was decoded: nothing of
+   * this query is reused any more.
+   */
+  pin(): void {
+    this.recycle(false)
+    this.pool.forgetRetired()
   }
 
   /** The next packet, waiting for the network as needed. */
@@ -101,6 +136,7 @@ export class PacketPump {
       this.needed = this.expected = 0
       if (!blockPacketTypes.has(packet.type)) return packet as IncomingPacket
       this.header = packet as { type: ServerBlockPacketType; table: string }
+      this.pool.tag = ++this.blockIndex
     }
     const header = this.header
     const block =

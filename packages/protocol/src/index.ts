@@ -79,6 +79,7 @@ export {
   writeFrames,
 } from './compression/frame-writer.js'
 export * from './errors/index.js'
+export { BufferPool } from './io/buffer-pool.js'
 export { ByteReader, maxValueLength } from './io/byte-reader.js'
 export { ByteWriter } from './io/byte-writer.js'
 export { InputArena } from './io/input-arena.js'

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { BufferPool } from '../io/buffer-pool.js'
+import { ByteReader } from '../io/byte-reader.js'
+import { checkCodec, context, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { parseType } from '../types/type-parser.js'
 import type { Int32Column } from './int32-column.gen.js'
-import type { UInt64Column } from './uint64-column.gen.js'
+import { type UInt64Column, uint64Codec } from './uint64-column.gen.js'
 
 describe('fixed-width numbers', () => {
   it.each([
@@ -35,6 +38,25 @@ describe('fixed-width numbers', () => {
     const copy = decodeColumn('Int32', unaligned.subarray(9), 2) as Int32Column
     expect(copy.data.buffer).not.toBe(unaligned.buffer)
     expect(Array.from(copy.data)).toEqual([1, 2])
+  })
+
+  it("copies unaligned input into the reader's scratch memory when it has some", () => {
+    const pool = new BufferPool()
+    pool.tag = 1
+    const unaligned = new Uint8Array(17)
+    unaligned.set(fromHex('0100000002000000'), 9)
+    const reader = new ByteReader(unaligned, 9)
+    reader.scratch = pool.scratch
+    const column = uint64Codec(parseType('UInt64'), context()).decode(reader, 1) as UInt64Column
+    expect(column.data[0]).toBe(0x2_0000_0001n)
+    expect(pool.retiredCount).toBe(1)
+    // Once block 1 is released, the same memory serves the next copy.
+    pool.release(1)
+    const again = uint64Codec(parseType('UInt64'), context()).decode(
+      reader.reset(unaligned, 9),
+      1,
+    ) as UInt64Column
+    expect(again.data.buffer).toBe(column.data.buffer)
   })
 
   it('maps 64-bit integers to bigint, number or string', () => {

@@ -28,8 +28,8 @@ export function fixedWidthBytes(
   reader.offset += size
   if (start % width === 0) return [bytes.buffer, start]
   // Unzeroed memory: every byte is overwritten at once (a zeroed buffer of this size costs
-  // fresh pages, i.e. page faults, on every block).
-  const copy = allocateBytes(size)
+  // fresh pages, i.e. page faults, on every block). Reused memory when the consumer allows.
+  const copy = reader.scratch ? reader.scratch(size) : allocateBytes(size)
   copy.set(bytes.subarray(reader.offset - size, reader.offset))
   return [copy.buffer, copy.byteOffset]
 }

@@ -38,6 +38,12 @@ export class ByteReader {
    * width, so the stream layer can make the rest arrive aligned (see InputArena.reserve).
    */
   align: { at: number; width: number } | undefined
+  /**
+   * Where decoders get memory for a copy that belongs to the block being decoded (an
+   * unaligned column): a BufferPool's scratch while the consumer lets memory be
+   * reused, otherwise undefined (fresh memory).
+   */
+  scratch: ((size: number) => Uint8Array) | undefined = undefined
   private text: TextSource | undefined
 
   constructor(bytes: Uint8Array = new Uint8Array(0), offset = 0, limit = bytes.length) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { BufferPool } from './buffer-pool.js'
 import { InputArena } from './input-arena.js'
 
 const bytes = (...values: number[]) => new Uint8Array(values)
@@ -85,5 +86,75 @@ describe('InputArena', () => {
     expect(arena.isWritable(next)).toBe(false)
     arena.push(next.subarray(0, 2))
     expect(Array.from(arena.bytes.subarray(arena.start, arena.end))).toEqual([1, 2, 3, 10, 11, 12, 13])
+  })
+})
+
+describe('InputArena with a BufferPool', () => {
+  /** Fills the arena's socket region with `n` bytes of `value` and commits them. */
+  const receive = (arena: InputArena, n: number, value: number) => {
+    const region = arena.writable(n)
+    region.fill(value, 0, n)
+    arena.commit(n)
+  }
+
+  it('never retires the buffer it had before the pool was set', () => {
+    const arena = new InputArena(64)
+    arena.push(bytes(1, 2, 3))
+    const before = arena.bytes
+    const pool = new BufferPool()
+    arena.recycleWith(pool)
+    arena.reserve(1000)
+    expect(arena.bytes.buffer).not.toBe(before.buffer)
+    expect(pool.retiredCount).toBe(0)
+  })
+
+  it('retires a pool buffer only after the socket asked for its next region', () => {
+    const pool = new BufferPool()
+    const arena = new InputArena(64)
+    arena.recycleWith(pool)
+    receive(arena, 16, 5)
+    const first = arena.bytes
+    // The socket now holds a region of `first`; the arena moves on.
+    const held = arena.writable(16)
+    arena.reserve(1000)
+    expect(arena.bytes.buffer).not.toBe(first.buffer)
+    expect(pool.retiredCount).toBe(0)
+    // The socket's read lands in the old region and is pushed over; then it asks again.
+    held.fill(6, 0, 4)
+    expect(arena.isWritable(held)).toBe(false)
+    arena.push(held.subarray(0, 4))
+    arena.writable(16)
+    expect(pool.retiredCount).toBe(1)
+    expect(Array.from(arena.bytes.subarray(arena.end - 4, arena.end))).toEqual([6, 6, 6, 6])
+  })
+
+  it('reuses released memory for later buffers, never memory still tagged in use', () => {
+    const pool = new BufferPool()
+    const arena = new InputArena(1024)
+    arena.recycleWith(pool)
+    /** Consumes everything, then fills the current buffer to its end. */
+    const fill = () => {
+      arena.consume(arena.end)
+      arena.push(new Uint8Array(arena.bytes.length - arena.end))
+      arena.consume(arena.end)
+    }
+    pool.tag = 1
+    arena.push(bytes(1))
+    const first = arena.bytes.buffer
+    fill()
+    // The next bytes need a new buffer: the first is retired under block 1.
+    arena.push(bytes(2))
+    const second = arena.bytes.buffer
+    expect(second).not.toBe(first)
+    pool.tag = 2
+    fill()
+    arena.push(bytes(3))
+    // Block 1 was not released: its buffer must not come back.
+    expect(arena.bytes.buffer).not.toBe(first)
+    pool.release(1)
+    fill()
+    arena.push(bytes(4))
+    expect(arena.bytes.buffer).toBe(first)
+    expect(arena.bytes[arena.start]).toBe(4)
   })
 })

@@ -1,4 +1,5 @@
 import { ProtocolError } from '../errors/protocol-error.js'
+import type { BufferPool } from './buffer-pool.js'
 
 /**
  * Where received bytes live until they are decoded: a run of large buffers written front to
@@ -21,12 +22,32 @@ export class InputArena {
   private adopted = false
   /** End of the last region {@link writable} lent out: a socket may still write up to there. */
   private lent = 0
+  /** Where fresh buffers come from and old ones go, while a consumer lets memory be reused. */
+  private pool: BufferPool | undefined
+  /** The whole allocation {@link buffer} is a view of (buffer may skip a few bytes to align). */
+  private base: Uint8Array
+  /** Whether {@link base} came from the pool: memory from before the pool was set is never reused. */
+  private recyclable = false
+  /** A pool buffer the arena moved away from while a socket still held a region of it. */
+  private deferred: Uint8Array | undefined
 
   constructor(
     /** Size of a fresh buffer: large enough for many packets, so copies stay rare. */
     readonly chunkSize = 4 << 20,
   ) {
-    this.buffer = new Uint8Array(0)
+    this.buffer = this.base = new Uint8Array(0)
+  }
+
+  /**
+   * Takes buffers from `pool` and retires the ones left behind to it from now on (see
+   * {@link BufferPool}); undefined stops. The current buffer holds bytes from before, whose
+   * views may live on, so it is never retired.
+   */
+  recycleWith(pool: BufferPool | undefined): void {
+    if (pool === this.pool) return
+    this.pool = pool
+    this.recyclable = false
+    this.deferred = undefined
   }
 
   /** The current buffer; valid bytes are `[start, end)`. */
@@ -44,7 +65,7 @@ export class InputArena {
     this.start = position
     if (this.start === this.end && this.adopted) {
       // Nothing pending in an adopted chunk: drop our reference to it.
-      this.buffer = new Uint8Array(0)
+      this.buffer = this.base = new Uint8Array(0)
       this.start = this.end = this.lent = 0
       this.adopted = false
     }
@@ -78,6 +99,12 @@ export class InputArena {
 
   /** Free space of at least `min` bytes at {@link end}, for a socket to read into. */
   writable(min = 64 * 1024): Uint8Array {
+    // The socket asks for a region only after its last read finished: a buffer it held a
+    // region of is out of its hands now.
+    if (this.deferred) {
+      this.pool?.retire(this.deferred)
+      this.deferred = undefined
+    }
     if (this.adopted || this.buffer.length - this.end < min) this.relocate(this.length + min)
     // Bounded, so the space beyond it stays ours while the socket holds the region (see realignInPlace).
     const limit = Math.min(this.buffer.length, this.end + Math.max(min, maxReadBytes))
@@ -109,7 +136,9 @@ export class InputArena {
     if (size === 0) return
     if (this.start === this.end && size >= 64 * 1024) {
       // Nothing pending: decode straight from the chunk.
-      this.buffer = chunk
+      this.leave()
+      this.buffer = this.base = chunk
+      this.recyclable = false
       this.lent = 0
       this.start = 0
       this.end = size
@@ -142,6 +171,15 @@ export class InputArena {
     return true
   }
 
+  /** Hands the current buffer to the pool, once nothing can still write into it. */
+  private leave(): void {
+    if (!this.pool || !this.recyclable) return
+    // A socket given a region of this buffer writes there on its next read, whenever that is.
+    if (this.lent > 0) this.deferred = this.base
+    else this.pool.retire(this.base)
+    this.recyclable = false
+  }
+
   private relocate(total: number, align?: { readonly at: number; readonly width: number }): void {
     const pending = this.length
     let shift = 0
@@ -150,8 +188,14 @@ export class InputArena {
       shift = (align.width - ((align.at - this.start) % align.width)) % align.width
     }
     const size = Math.max(this.chunkSize, total + (total >> 1), pending) + shift
-    const next = allocateBytes(size, Math.max(total, pending) + shift).subarray(shift)
+    const minimum = Math.max(total, pending) + shift
+    const pool = this.pool
+    const allocation = pool ? pool.take(size, minimum) : allocateBytes(size, minimum)
+    const next = allocation.subarray(shift)
     if (pending > 0) next.set(this.buffer.subarray(this.start, this.end))
+    this.leave()
+    this.base = allocation
+    this.recyclable = pool !== undefined
     this.buffer = next
     this.start = 0
     this.end = pending

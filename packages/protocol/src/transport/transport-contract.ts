@@ -114,6 +114,12 @@ export interface BlockStream extends AsyncIterable<NativeBlock> {
   readonly extremes: NativeBlock | undefined
   /** Stops the query on the server and ends the stream; resolves when the connection is reusable. */
   cancel(): Promise<void>
+  /**
+   * The consumer uses each block only until it asks for the next one, so the transport may
+   * reuse a block's memory from then on (see BufferPool). Call before iterating; a
+   * transport without reusable memory leaves the blocks as they are.
+   */
+  recycleBlocks?(): void
 }
 
 /** One batch of rows to insert: a value list per header column. */
