@@ -54,7 +54,10 @@ export class PacketPump {
     private readonly context: CodecContext,
     /** Codecs when the connection compresses blocks; undefined for none. */
     private readonly codecs: CompressionCodecs | undefined,
-  ) {}
+  ) {
+    // Socket reads, TLS chunks and decompressed frames: bytes nobody else holds.
+    this.reader.ownsInput = true
+  }
 
   /** Starts a new query: block codecs must not carry state from the previous one. */
   reset(): void {

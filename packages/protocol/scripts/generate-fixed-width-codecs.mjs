@@ -101,6 +101,7 @@ function render(t) {
     ...(big ? [`  const int64 = context.mapping.int64`] : [`  void context`]),
     `  return {`,
     `    type,`,
+    `    fixedWidth: ${t.width},`,
     `    decodePrefix(): void {},`,
     `    decode(reader: ByteReader, rows: number): ${t.name}Column {`,
     `      const bytes = fixedWidthBytes(reader, rows, ${t.width})`,

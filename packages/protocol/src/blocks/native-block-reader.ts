@@ -132,7 +132,12 @@ export class NativeBlockReader {
           if (reader.short)
             return this.stopAt(reader, resumed?.start ?? start, columnStart, index, info, rows, columns)
         }
+        if (index === columnCount - 1 && codec.fixedWidth !== undefined && reader.ownsInput) {
+          reader.movableFrom = columnStart
+          reader.movableAt = reader.offset
+        }
         const column = codec.decode(reader, rows)
+        reader.movableAt = -1
         if (reader.short)
           return this.stopAt(reader, resumed?.start ?? start, columnStart, index, info, rows, columns)
         if (column.length !== rows) {

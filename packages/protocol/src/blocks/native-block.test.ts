@@ -87,6 +87,75 @@ describe('Native blocks', () => {
     expect(blocks.read(reader.reset(bytes, 0, bytes.length))!.rows).toBe(3)
   })
 
+  describe('an unaligned last column of plain fixed-width values', () => {
+    const block = (lastType: string, values: unknown[]) => {
+      const writer = new ByteWriter()
+      new NativeBlockWriter({ ...context(), revision: 0 }).write(
+        writer,
+        [
+          { name: 's', type: 'String', values: ['x', 'y'] },
+          { name: 'last', type: lastType, values },
+        ],
+        2,
+      )
+      return writer.copy()
+    }
+    /** The block placed `shift` bytes into a larger buffer, and a reader of it. */
+    const placed = (bytes: Uint8Array, shift: number, ownsInput: boolean) => {
+      const input = new Uint8Array(bytes.length + 8)
+      input.set(bytes, shift)
+      const reader = new ByteReader(input, shift, shift + bytes.length)
+      reader.ownsInput = ownsInput
+      return { input, reader }
+    }
+    const shifts = [0, 1, 2, 3, 4, 5, 6, 7]
+
+    it.each(shifts)(
+      "moves over its own name and type into alignment when the input is the stream layer's (shift %i)",
+      (shift) => {
+        const bytes = block('UInt64', [7n, 2n ** 64n - 1n])
+        const { input, reader } = placed(bytes, shift, true)
+        const read = new NativeBlockReader({ ...context(), revision: 0 }).read(reader)!
+        const values = read.columns[1]!.column.values() as BigUint64Array
+        expect(values.buffer).toBe(input.buffer)
+        expect(Array.from(values)).toEqual([7n, 2n ** 64n - 1n])
+        expect(read.columns[0]!.column.values()).toEqual(['x', 'y'])
+        expect(reader.offset).toBe(shift + bytes.length)
+      },
+    )
+
+    it.each(shifts)(
+      "is copied, leaving the input untouched, when the input is the caller's (shift %i)",
+      (shift) => {
+        const { input, reader } = placed(block('UInt64', [7n, 8n]), shift, false)
+        const before = input.slice()
+        const read = new NativeBlockReader({ ...context(), revision: 0 }).read(reader)!
+        expect(Array.from(read.columns[1]!.column.values())).toEqual([7n, 8n])
+        expect(input).toEqual(before)
+      },
+    )
+
+    it.each([
+      ['Array(UInt64)', [[1n], [2n, 3n]]],
+      ['Nullable(UInt64)', [5n, null]],
+      [
+        'Tuple(UInt64, String)',
+        [
+          [1n, 'a'],
+          [2n, 'b'],
+        ],
+      ],
+    ])('is never moved for %s, whose decoding reads more than one run of values', (type, values) => {
+      for (const shift of shifts) {
+        const { input, reader } = placed(block(type, values), shift, true)
+        const before = input.slice()
+        const read = new NativeBlockReader({ ...context(), revision: 0 }).read(reader)!
+        expect(Array.from(read.columns[1]!.column.values())).toEqual(values)
+        expect(input).toEqual(before)
+      }
+    })
+  })
+
   it('refuses a block that announces rows but has no columns', () => {
     // Revision 0 layout: column count 0, then 1000 rows (LEB128 e8 07) that no bytes hold.
     const read = () =>

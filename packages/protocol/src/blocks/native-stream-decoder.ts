@@ -50,6 +50,8 @@ export class NativeStreamDecoder {
     private readonly withBlockInfo = false,
   ) {
     this.blocks = new NativeBlockReader(context, withBlockInfo)
+    // Chunks are copied into buffers of our own.
+    this.reader.ownsInput = true
   }
 
   /** Bytes received but not yet decoded. */

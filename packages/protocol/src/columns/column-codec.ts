@@ -46,6 +46,12 @@ export interface CodecContext {
  */
 export interface ColumnCodec<Value = unknown> {
   readonly type: TypeNode
+  /**
+   * Set by codecs whose column is nothing but `rows` values of this many bytes, read by one
+   * fixedWidthBytes call (a block may then move an unaligned last column in place: see
+   * ByteReader.movableAt).
+   */
+  readonly fixedWidth?: number
   /** Reads this column's state prefix for one block. */
   decodePrefix(reader: ByteReader): void
   /** Reads `rows` values. The result is meaningless when `reader.missing` was set. */

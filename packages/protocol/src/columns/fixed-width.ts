@@ -26,7 +26,15 @@ export function fixedWidthBytes(
   const bytes = reader.bytes
   const start = bytes.byteOffset + reader.offset
   reader.offset += size
-  if (start % width === 0) return [bytes.buffer, start]
+  const misalignment = start % width
+  if (misalignment === 0) return [bytes.buffer, start]
+  if (at === reader.movableAt && at - misalignment >= reader.movableFrom) {
+    // Over the column's own name and type: no allocation, and a move within the same
+    // bytes, which are in cache already.
+    bytes.copyWithin(at - misalignment, at, at + size)
+    reader.movableAt = -1
+    return [bytes.buffer, start - misalignment]
+  }
   // Unzeroed memory: every byte is overwritten at once (a zeroed buffer of this size costs
   // fresh pages, i.e. page faults, on every block). Reused memory when the consumer allows.
   const copy = reader.scratch ? reader.scratch(size) : allocateBytes(size)

@@ -31,6 +31,7 @@ export function float32Codec(type: TypeNode, context: CodecContext): ColumnCodec
   void context
   return {
     type,
+    fixedWidth: 4,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Float32Column {
       const bytes = fixedWidthBytes(reader, rows, 4)

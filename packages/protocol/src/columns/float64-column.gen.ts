@@ -31,6 +31,7 @@ export function float64Codec(type: TypeNode, context: CodecContext): ColumnCodec
   void context
   return {
     type,
+    fixedWidth: 8,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Float64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

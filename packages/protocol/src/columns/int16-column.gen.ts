@@ -34,6 +34,7 @@ export function int16Codec(type: TypeNode, context: CodecContext): ColumnCodec<n
   void context
   return {
     type,
+    fixedWidth: 2,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int16Column {
       const bytes = fixedWidthBytes(reader, rows, 2)

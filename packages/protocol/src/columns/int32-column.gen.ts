@@ -34,6 +34,7 @@ export function int32Codec(type: TypeNode, context: CodecContext): ColumnCodec<n
   void context
   return {
     type,
+    fixedWidth: 4,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int32Column {
       const bytes = fixedWidthBytes(reader, rows, 4)

@@ -47,6 +47,7 @@ export function int64Codec(type: TypeNode, context: CodecContext): ColumnCodec<b
   const int64 = context.mapping.int64
   return {
     type,
+    fixedWidth: 8,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

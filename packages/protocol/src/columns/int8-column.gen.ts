@@ -34,6 +34,7 @@ export function int8Codec(type: TypeNode, context: CodecContext): ColumnCodec<nu
   void context
   return {
     type,
+    fixedWidth: 1,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int8Column {
       const bytes = fixedWidthBytes(reader, rows, 1)

@@ -34,6 +34,7 @@ export function uint16Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   void context
   return {
     type,
+    fixedWidth: 2,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UInt16Column {
       const bytes = fixedWidthBytes(reader, rows, 2)

@@ -34,6 +34,7 @@ export function uint32Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   void context
   return {
     type,
+    fixedWidth: 4,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UInt32Column {
       const bytes = fixedWidthBytes(reader, rows, 4)

@@ -47,6 +47,7 @@ export function uint64Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   const int64 = context.mapping.int64
   return {
     type,
+    fixedWidth: 8,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UInt64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

@@ -34,6 +34,7 @@ export function uint8Codec(type: TypeNode, context: CodecContext): ColumnCodec<n
   void context
   return {
     type,
+    fixedWidth: 1,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UInt8Column {
       const bytes = fixedWidthBytes(reader, rows, 1)

@@ -44,6 +44,22 @@ export class ByteReader {
    * reused, otherwise undefined (fresh memory).
    */
   scratch: ((size: number) => Uint8Array) | undefined = undefined
+  /**
+   * Where the data of a fixed-width column that may be moved in place starts, or -1. A
+   * block reader sets it for its last column when that column is plain fixed-width values:
+   * the bytes from {@link movableFrom} up to here are that column's name and type, already
+   * decoded to strings, and once its values are read the block is complete and never read
+   * again. An unaligned column then moves back over them into alignment instead of being
+   * copied into new memory.
+   */
+  movableAt = -1
+  /** First byte a move to {@link movableAt}'s column may overwrite. */
+  movableFrom = -1
+  /**
+   * Whether the input belongs to the stream layer (received bytes nobody else sees), so
+   * decoders may rearrange what they have decoded. False for bytes a caller passed in.
+   */
+  ownsInput = false
   private text: TextSource | undefined
 
   constructor(bytes: Uint8Array = new Uint8Array(0), offset = 0, limit = bytes.length) {
@@ -65,6 +81,7 @@ export class ByteReader {
     this.missing = 0
     this.expected = 0
     this.align = undefined
+    this.movableAt = -1
     return this
   }
 
