@@ -66,24 +66,35 @@ export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
     },
     encodePrefix(): void {},
     encode(writer: ByteWriter, input: ColumnInput, rows: number): void {
+      // Every value takes exactly `size` bytes: room for all of them at once, so the ASCII
+      // path (most values) writes with no check per value.
+      writer.ensure(rows * size)
+      let bytes = writer.bytes
+      let at = writer.offset
       for (let row = 0; row < rows; row++) {
         const value = input[row]
-        // Room for the UTF-8 of any string that could fit, so encodeInto never truncates silently.
-        writer.ensure(Math.max(size, typeof value === 'string' ? value.length * 3 : 0))
-        const at = writer.offset
-        let written: number
+        let written = -1
         if (typeof value === 'string') {
-          written = value.length <= size ? quickAscii(value, writer.bytes, at) : -1
-          if (written < 0) written = encodeUtf8Into(value, writer.bytes, at)
+          if (value.length <= size) written = quickAscii(value, bytes, at)
+          if (written < 0) {
+            // Room for the UTF-8 of any string, so encodeInto never truncates silently.
+            writer.offset = at
+            writer.ensure(value.length * 3 + (rows - row) * size)
+            bytes = writer.bytes
+            written = encodeUtf8Into(value, bytes, at)
+          }
         } else if (value instanceof Uint8Array) {
           written = value.length
-          if (written <= size) writer.bytes.set(value, at)
+          if (written <= size) bytes.set(value, at)
         } else throw valueError(`FixedString(${size})`, row, value, 'expected a string or Uint8Array')
         if (written > size)
           throw valueError(`FixedString(${size})`, row, value, `${written} bytes, longer than ${size}`)
-        writer.bytes.fill(0, at + written, at + size)
-        writer.offset = at + size
+        // Short paddings (the usual case) are cheaper as a loop than as a call to fill().
+        if (size - written > 32) bytes.fill(0, at + written, at + size)
+        else for (let i = at + written; i < at + size; i++) bytes[i] = 0
+        at += size
       }
+      writer.offset = at
     },
   }
 }

@@ -1,11 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import { ByteReader } from '../io/byte-reader.js'
-import { checkCodec, decodeColumn, encodeColumn } from '../test-support/codec-checks.js'
+import { ByteWriter } from '../io/byte-writer.js'
+import { checkCodec, context, decodeColumn, encodeColumn } from '../test-support/codec-checks.js'
+import { parseType } from '../types/type-parser.js'
+import { codecFor } from './codec-registry.js'
 import { type StringColumn, scanStrings } from './string-column.js'
 
 describe('String', () => {
   it('writes a VarUInt length and the bytes per value', () => {
     checkCodec({ type: 'String', values: ['', 'a', 'héllo'], bytes: '00 0161 06 68c3a96c6c6f' })
+  })
+
+  it('encodes mixed values in order while the writer grows, after bytes already written', () => {
+    const kinds = ['', 'plain', 'é', 'x'.repeat(200), new Uint8Array([0xff, 0]), 'tail€', 'a'.repeat(127)]
+    const values = Array.from({ length: 700 }, (_, row) => kinds[row % kinds.length]!)
+    const writer = new ByteWriter(16)
+    writer.u8(0x5a)
+    codecFor(parseType('String'), context()).encode(writer, values, values.length)
+    const bytes = writer.copy()
+    expect(bytes[0]).toBe(0x5a)
+    const column = decodeColumn('String', bytes.subarray(1), values.length) as StringColumn
+    const expected = values.map((value) => (typeof value === 'string' ? value : '\ufffd\u0000'))
+    expect(Array.from(column.values())).toEqual(expected)
   })
 
   it('keeps NUL, tab, newline and long values intact', () => {

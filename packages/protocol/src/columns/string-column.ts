@@ -140,11 +140,39 @@ export function stringCodec(type: TypeNode): ColumnCodec<string> {
     },
     encodePrefix(): void {},
     encode(writer: ByteWriter, input: ColumnInput, rows: number): void {
+      // Short ASCII strings (most of them) are written here with the writer's state in
+      // locals; everything else goes through the writer and the locals are reloaded.
+      let bytes = writer.bytes
+      let offset = writer.offset
       for (let row = 0; row < rows; row++) {
         const value = input[row]
+        if (typeof value === 'string' && value.length < 128) {
+          const length = value.length
+          if (offset + 1 + length > bytes.length) {
+            writer.offset = offset
+            writer.ensure(1 + length)
+            bytes = writer.bytes
+          }
+          const start = offset + 1
+          let i = 0
+          for (; i < length; i++) {
+            const code = value.charCodeAt(i)
+            if (code > 0x7f) break
+            bytes[start + i] = code
+          }
+          if (i === length) {
+            bytes[offset] = length
+            offset = start + length
+            continue
+          }
+        }
+        writer.offset = offset
         if (typeof value === 'string') writer.string(value)
         else writeStringValue(writer, 'String', row, value)
+        bytes = writer.bytes
+        offset = writer.offset
       }
+      writer.offset = offset
     },
   }
 }
