@@ -1,17 +1,53 @@
-import type { CompressionCodecs } from '@clickwire/protocol'
+import { type CompressionCodec, type CompressionCodecs, loadZstd, zstdCodec } from '@clickwire/protocol'
 
-const loaded = new Map<number, Promise<CompressionCodecs>>()
+/**
+ * The codecs of one transport: LZ4 at once, ZSTD (WebAssembly, about 90 ms to compile, a
+ * cost every process would pay on its first query) only when it is the method to send, or
+ * when a ZSTD frame arrives.
+ */
+export interface TransportCodecs extends CompressionCodecs {
+  readonly lz4: CompressionCodec
+  zstd: CompressionCodec | undefined
+  /**
+   * Loads ZSTD into {@link zstd}. A server may answer in ZSTD although LZ4 was asked for
+   * (its `network_compression_method`), so the packet reader calls this on such a frame.
+   */
+  loadZstd(): Promise<void>
+}
 
-/** LZ4 (native addon) and ZSTD (WebAssembly) at a ZSTD level, loaded once per process and level. */
-export function loadCompression(zstdLevel: number): Promise<CompressionCodecs> {
-  let codecs = loaded.get(zstdLevel)
-  if (!codecs) {
-    codecs = import('@clickwire/protocol/compression-node').then((module) =>
-      module.nodeCompression({ zstdLevel }),
-    )
-    // A failed load (a bad level) is not cached: the next transport may ask again.
-    codecs.catch(() => loaded.delete(zstdLevel))
-    loaded.set(zstdLevel, codecs)
+let lz4: Promise<CompressionCodec> | undefined
+const zstd = new Map<number, Promise<CompressionCodec>>()
+
+function loadLz4Codec(): Promise<CompressionCodec> {
+  lz4 ??= import('@clickwire/protocol/compression-node').then(async (module) =>
+    module.lz4Codec(await module.loadLz4()),
+  )
+  // A failed load is not cached: the next transport may ask again.
+  lz4.catch(() => {
+    lz4 = undefined
+  })
+  return lz4
+}
+
+function loadZstdCodec(level: number): Promise<CompressionCodec> {
+  let codec = zstd.get(level)
+  if (!codec) {
+    codec = loadZstd().then((module) => zstdCodec(module, { zstdLevel: level }))
+    codec.catch(() => zstd.delete(level))
+    zstd.set(level, codec)
   }
+  return codec
+}
+
+/** Codecs for a transport that sends `method`; loaded once per process (and ZSTD level). */
+export async function loadCompression(method: 'lz4' | 'zstd', zstdLevel: number): Promise<TransportCodecs> {
+  const codecs: TransportCodecs = {
+    lz4: await loadLz4Codec(),
+    zstd: undefined,
+    async loadZstd() {
+      codecs.zstd ??= await loadZstdCodec(zstdLevel)
+    },
+  }
+  if (method === 'zstd') await codecs.loadZstd()
   return codecs
 }

@@ -110,7 +110,7 @@ export class NativeTransport implements Transport {
     this.codecs ??=
       this.options.compression === 'none'
         ? Promise.resolve(undefined)
-        : loadCompression(this.options.zstdLevel)
+        : loadCompression(this.options.compression, this.options.zstdLevel)
     return this.codecs
   }
 

@@ -3,6 +3,8 @@ import {
   ByteReader,
   type CodecContext,
   type CompressionCodecs,
+  CompressionMethodByte,
+  checksumSize,
   decodeServerPacket,
   InputArena,
   type NativeBlock,
@@ -13,6 +15,7 @@ import {
   type ServerPacket,
   serverBlockCompression,
 } from '@clickwire/protocol'
+import type { TransportCodecs } from './compression-loader.js'
 import type { SocketChannel } from './socket-channel.js'
 
 /** A server packet with its block, for the packets that carry one. */
@@ -58,6 +61,9 @@ export class PacketPump {
     // Socket reads, TLS chunks and decompressed frames: bytes nobody else holds.
     this.reader.ownsInput = true
   }
+
+  /** A codec load the next wait must finish first (a ZSTD frame came before ZSTD was loaded). */
+  private loading: Promise<void> | undefined
 
   /** Starts a new query: block codecs must not carry state from the previous one. */
   reset(): void {
@@ -199,6 +205,7 @@ export class PacketPump {
       }
       // More decompressed bytes are needed: take the next whole frame from the socket bytes.
       const arena = this.channel.arena
+      if (this.zstdMissing(arena)) return undefined
       const frames = this.frameReader.reset(arena.bytes, arena.start, arena.end)
       const payload = readFrame(frames, codecs, { frameIndex: this.frames })
       if (payload === undefined) return this.short(frames, arena.start)
@@ -208,7 +215,29 @@ export class PacketPump {
     }
   }
 
+  /**
+   * Whether the next frame is ZSTD while only LZ4 is loaded: the load starts, and the
+   * caller returns short so that {@link waitForInput} awaits it before trying again.
+   */
+  private zstdMissing(arena: InputArena): boolean {
+    const codecs = this.codecs as Partial<TransportCodecs> | undefined
+    if (codecs?.zstd !== undefined || codecs?.loadZstd === undefined) return false
+    if (
+      arena.length <= checksumSize ||
+      arena.bytes[arena.start + checksumSize] !== CompressionMethodByte.zstd
+    )
+      return false
+    this.loading = codecs.loadZstd()
+    return true
+  }
+
   private async waitForInput(): Promise<void> {
+    if (this.loading) {
+      const loading = this.loading
+      this.loading = undefined
+      await loading
+      return
+    }
     const channel = this.channel
     const arena = channel.arena
     // With the hint of a fixed-width column still arriving, the arena may move the little

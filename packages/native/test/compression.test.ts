@@ -11,11 +11,29 @@ let codecs: CompressionCodecs
 
 beforeAll(async () => {
   // The transports share these codec objects (one set per process and ZSTD level).
-  codecs = await loadCompression(1)
+  codecs = await loadCompression('zstd', 1)
 })
 
 afterEach(() => {
   vi.restoreAllMocks()
+})
+
+it('loads ZSTD only when a ZSTD frame arrives, on a transport that asked for LZ4', async () => {
+  const lz4Only = await loadCompression('lz4', 1)
+  expect(lz4Only.zstd).toBeUndefined()
+  // The server picks the method of its answers from this setting, whatever the client sends.
+  const native = nativeOn(server, { compression: 'lz4', settings: { network_compression_method: 'zstd' } })
+  const zstdIn = vi.spyOn(codecs.zstd!, 'decompress')
+  try {
+    let sum = 0n
+    for await (const block of await native.query('SELECT number FROM numbers(300000)')) {
+      for (const value of block.columns[0]!.column.values() as BigUint64Array) sum += value
+    }
+    expect(sum).toBe(44_999_850_000n)
+    expect(zstdIn.mock.calls.length).toBeGreaterThan(0)
+  } finally {
+    await native.close()
+  }
 })
 
 describe.each(['lz4', 'zstd', 'none'] as const)('compression %s', (compression: CompressionMethod) => {

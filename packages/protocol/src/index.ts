@@ -60,6 +60,7 @@ export {
 export {
   type CompressionMethod,
   CompressionMethodByte,
+  checksumSize,
   defaultFrameSize,
   defaultMaxUncompressedSize,
   frameOverhead,
