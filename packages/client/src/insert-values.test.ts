@@ -1,4 +1,4 @@
-import { type ColumnMeta, parseType } from '@clickwire/protocol'
+import { type ColumnMeta, parseType, wholeColumn } from '@clickwire/protocol'
 import {
   DateDay,
   Decimal,
@@ -23,7 +23,7 @@ async function batches(values: unknown, columns: ColumnMeta[], blockRows: number
   const source = await insertSource(values as never, blockRows)
   const out: { rows: number; columns: unknown[][] }[] = []
   for await (const batch of source.batches(columns)) {
-    out.push({ rows: batch.rows, columns: batch.columns.map((column) => Array.from(column)) })
+    out.push({ rows: batch.rows, columns: batch.columns.map((column) => Array.from(wholeColumn(column))) })
   }
   return { names: source.names, out }
 }

@@ -1,6 +1,7 @@
 import {
   type ColumnInput,
   type ColumnMeta,
+  ColumnParts,
   canonicalTypeName,
   type InsertBatch,
   type TypeNode,
@@ -9,7 +10,7 @@ import {
 } from '@clickwire/protocol'
 import type { Data } from 'apache-arrow'
 import { arrowColumnValues } from './arrow-insert-values.js'
-import { concatValues, type NumberArray } from './result-columns.js'
+import type { NumberArray } from './result-columns.js'
 
 /** Column name -> one value per row: a JS array or a typed array. */
 export type ColumnValues = Readonly<
@@ -284,7 +285,10 @@ export async function* coalesce(
   let heldRows = 0
   const release = (): InsertBatch => {
     const parts = held.map((segment) => segment.chunk.slice(header, segment.start, segment.end))
-    const columns = header.map((_, index) => concatValues(parts.map((part) => part[index]!)))
+    // Joined by the block writer only for codecs that cannot encode part by part.
+    const columns = header.map((_, index) =>
+      parts.length === 1 ? parts[0]![index]! : new ColumnParts(parts.map((part) => part[index]!)),
+    )
     const batch = { rows: heldRows, columns }
     held = []
     heldRows = 0

@@ -25,37 +25,3 @@ export type ColumnValuesOf<Value> = unknown extends Value
 
 /** Column values of a result (or one block), by column name. */
 export type ResultColumns<Row> = { [Key in keyof Row]: ColumnValuesOf<Row[Key]> }
-
-type TypedArray = NumberArray | BigInt64Array | BigUint64Array
-
-function isTypedArray(value: ArrayLike<unknown>): value is TypedArray {
-  return ArrayBuffer.isView(value) && !(value instanceof DataView)
-}
-
-/**
- * Joins the values of one column across blocks: typed arrays of one kind into one typed
- * array (one `set` per block), anything else into one JS array.
- */
-export function concatValues(parts: readonly ArrayLike<unknown>[]): ArrayLike<unknown> {
-  if (parts.length === 1) return parts[0]!
-  const first = parts[0]
-  if (first === undefined) return []
-  if (isTypedArray(first) && parts.every((part) => part.constructor === first.constructor)) {
-    let total = 0
-    for (const part of parts) total += part.length
-    const Constructor = first.constructor as new (length: number) => TypedArray
-    const joined = new Constructor(total)
-    let at = 0
-    for (const part of parts) {
-      ;(joined as { set(array: ArrayLike<unknown>, offset: number): void }).set(part, at)
-      at += part.length
-    }
-    return joined
-  }
-  let total = 0
-  for (const part of parts) total += part.length
-  const joined = new Array<unknown>(total)
-  let at = 0
-  for (const part of parts) for (let i = 0; i < part.length; i++) joined[at++] = part[i]
-  return joined
-}

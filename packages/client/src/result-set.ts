@@ -1,6 +1,7 @@
 import {
   type BlockStream,
   type ColumnMeta,
+  joinValues,
   type NativeBlock,
   type ProfileInfo,
   type Progress,
@@ -12,7 +13,7 @@ import {
 } from '@clickwire/protocol'
 import type { RecordBatch, Table } from 'apache-arrow'
 import { ArrowConverter } from './arrow-table.js'
-import { concatValues, type ResultColumns } from './result-columns.js'
+import type { ResultColumns } from './result-columns.js'
 
 /** One block of a streamed result, columnar. */
 export class ResultBlock<Row = RowObject> {
@@ -214,7 +215,7 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
     }
     const result: Record<string, ArrayLike<unknown>> = {}
     this.meta.forEach((column, index) => {
-      result[column.name] = concatValues(parts[index]!)
+      result[column.name] = joinValues(parts[index]!)
     })
     return result as ResultColumns<Row>
   }

@@ -2,6 +2,7 @@ import {
   AbortError,
   ByteWriter,
   type CodecContext,
+  type ColumnToWrite,
   type CompressionCodecs,
   cancelCodec,
   clientDataCodec,
@@ -207,7 +208,7 @@ export class NativeConnection implements Poolable {
    */
   async sendData(
     table: string,
-    columns: readonly { name: string; type: string; values: ArrayLike<unknown> }[],
+    columns: readonly ColumnToWrite[],
     rows: number,
     blockWriter: NativeBlockWriter = new NativeBlockWriter(this.context, true),
   ): Promise<void> {

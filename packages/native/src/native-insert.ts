@@ -1,6 +1,7 @@
 import {
   type ColumnInput,
   type ColumnMeta,
+  type ColumnParts,
   emptyProgress,
   type InsertBatch,
   type InsertProducer,
@@ -10,6 +11,7 @@ import {
   parseColumnsDescription,
   Revision,
   UsageError,
+  wholeColumn,
 } from '@clickwire/protocol'
 import type { NativeConnection } from './native-connection.js'
 import { addProgress, withQueryId } from './native-query-stream.js'
@@ -148,7 +150,9 @@ function* cut(batch: InsertBatch, blockRows: number): Generator<InsertBatch> {
   }
 }
 
-function slice(values: ColumnInput, start: number, end: number): ColumnInput {
+function slice(input: ColumnInput | ColumnParts, start: number, end: number): ColumnInput {
+  // A batch larger than a block (one that did not come through the client's coalescing).
+  const values = wholeColumn(input)
   const sliceable = values as { subarray?: (a: number, b: number) => ColumnInput }
   if (typeof sliceable.subarray === 'function') return sliceable.subarray(start, end)
   if (Array.isArray(values)) return values.slice(start, end)

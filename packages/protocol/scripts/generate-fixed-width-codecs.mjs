@@ -102,6 +102,7 @@ function render(t) {
     `  return {`,
     `    type,`,
     `    fixedWidth: ${t.width},`,
+    `    concatenable: true,`,
     `    decodePrefix(): void {},`,
     `    decode(reader: ByteReader, rows: number): ${t.name}Column {`,
     `      const bytes = fixedWidthBytes(reader, rows, ${t.width})`,

@@ -1,8 +1,9 @@
 import { codecFor } from '../columns/codec-registry.js'
 import type { CodecContext, ColumnCodec, ColumnInput } from '../columns/column-codec.js'
+import { ColumnParts } from '../columns/column-parts.js'
 import { ClickwireError } from '../errors/clickwire-error.js'
 import { UsageError } from '../errors/usage-error.js'
-import type { ByteWriter } from '../io/byte-writer.js'
+import { ByteWriter } from '../io/byte-writer.js'
 import { Revision } from '../packets/protocol-revision.js'
 import { type TypeNode, typeToString as typeToText } from '../types/type-node.js'
 import { parseTypeCached } from '../types/type-parser.js'
@@ -12,7 +13,8 @@ import { type BlockInfo, defaultBlockInfo } from './native-block.js'
 export interface ColumnToWrite {
   readonly name: string
   readonly type: string | TypeNode
-  readonly values: ColumnInput
+  /** One value per row, or consecutive parts of them. */
+  readonly values: ColumnInput | ColumnParts
 }
 
 /** Writes BlockInfo (revision >= 51903). */
@@ -58,9 +60,35 @@ export class NativeBlockWriter {
         )
       }
       try {
-        codec.encodePrefix(writer, column.values)
-        codec.encode(writer, column.values, rows)
-      } catch (error) {
+        const values = column.values
+        if (!(values instanceof ColumnParts)) {
+          codec.encodePrefix(writer, values)
+          codec.encode(writer, values, rows)
+        } else if (codec.concatenable) {
+          let left = rows
+          for (const part of values.parts) {
+            if (left === 0) break
+            const take = Math.min(part.length, left)
+            if (take > 0) codec.encode(writer, part, take)
+            left -= take
+          }
+        } else {
+          const joined = values.join()
+          codec.encodePrefix(writer, joined)
+          codec.encode(writer, joined, rows)
+        }
+      } catch (caught) {
+        let error = caught
+        // Rows in errors count from the part's start: encoding the joined column again
+        // (into scratch memory) names the row of the whole column.
+        if (column.values instanceof ColumnParts) {
+          try {
+            const joined = column.values.join()
+            codec.encode(new ByteWriter(1024), joined, rows)
+          } catch (exact) {
+            error = exact
+          }
+        }
         const where = `column [${index}] ${JSON.stringify(column.name)} ${typeName ?? typeToText(codec.type)}`
         if (ClickwireError.isInstance(error))
           throw new UsageError(`${where}: ${error.message}`, { cause: error })

@@ -52,6 +52,12 @@ export interface ColumnCodec<Value = unknown> {
    * ByteReader.movableAt).
    */
   readonly fixedWidth?: number
+  /**
+   * True when encoding `a` then `b` writes the same bytes as encoding them joined, and the
+   * prefix is empty: a column that comes in parts (ColumnParts) is then encoded part by
+   * part, with no joined copy.
+   */
+  readonly concatenable?: boolean
   /** Reads this column's state prefix for one block. */
   decodePrefix(reader: ByteReader): void
   /** Reads `rows` values. The result is meaningless when `reader.missing` was set. */

@@ -54,6 +54,7 @@ export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
   const size = integerArgument(type, 0, 1, 0x7fff_ffff, 'length')
   return {
     type,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): FixedStringColumn {
       const start = reader.offset

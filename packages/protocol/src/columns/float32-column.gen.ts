@@ -32,6 +32,7 @@ export function float32Codec(type: TypeNode, context: CodecContext): ColumnCodec
   return {
     type,
     fixedWidth: 4,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Float32Column {
       const bytes = fixedWidthBytes(reader, rows, 4)

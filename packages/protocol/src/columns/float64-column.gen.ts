@@ -32,6 +32,7 @@ export function float64Codec(type: TypeNode, context: CodecContext): ColumnCodec
   return {
     type,
     fixedWidth: 8,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Float64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

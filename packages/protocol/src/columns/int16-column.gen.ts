@@ -35,6 +35,7 @@ export function int16Codec(type: TypeNode, context: CodecContext): ColumnCodec<n
   return {
     type,
     fixedWidth: 2,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int16Column {
       const bytes = fixedWidthBytes(reader, rows, 2)

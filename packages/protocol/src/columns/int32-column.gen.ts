@@ -35,6 +35,7 @@ export function int32Codec(type: TypeNode, context: CodecContext): ColumnCodec<n
   return {
     type,
     fixedWidth: 4,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int32Column {
       const bytes = fixedWidthBytes(reader, rows, 4)

@@ -48,6 +48,7 @@ export function int64Codec(type: TypeNode, context: CodecContext): ColumnCodec<b
   return {
     type,
     fixedWidth: 8,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

@@ -35,6 +35,7 @@ export function int8Codec(type: TypeNode, context: CodecContext): ColumnCodec<nu
   return {
     type,
     fixedWidth: 1,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int8Column {
       const bytes = fixedWidthBytes(reader, rows, 1)

@@ -134,6 +134,7 @@ export function writeStringValue(writer: ByteWriter, typeName: string, row: numb
 export function stringCodec(type: TypeNode): ColumnCodec<string> {
   return {
     type,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): StringColumn {
       return new StringColumn(type, reader.bytes, scanStrings(reader, rows))

@@ -35,6 +35,7 @@ export function uint16Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   return {
     type,
     fixedWidth: 2,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UInt16Column {
       const bytes = fixedWidthBytes(reader, rows, 2)

@@ -35,6 +35,7 @@ export function uint32Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   return {
     type,
     fixedWidth: 4,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UInt32Column {
       const bytes = fixedWidthBytes(reader, rows, 4)

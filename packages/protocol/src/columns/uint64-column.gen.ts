@@ -48,6 +48,7 @@ export function uint64Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   return {
     type,
     fixedWidth: 8,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UInt64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

@@ -35,6 +35,7 @@ export function uint8Codec(type: TypeNode, context: CodecContext): ColumnCodec<n
   return {
     type,
     fixedWidth: 1,
+    concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UInt8Column {
       const bytes = fixedWidthBytes(reader, rows, 1)

@@ -1,5 +1,6 @@
 import type { NativeBlock } from '../blocks/native-block.js'
 import type { ColumnInput } from '../columns/column-codec.js'
+import type { ColumnParts } from '../columns/column-parts.js'
 import type { TypeNode } from '../types/type-node.js'
 
 /**
@@ -126,7 +127,7 @@ export interface BlockStream extends AsyncIterable<NativeBlock> {
 export interface InsertBatch {
   readonly rows: number
   /** Values for each column of the header, in header order. */
-  readonly columns: readonly ColumnInput[]
+  readonly columns: readonly (ColumnInput | ColumnParts)[]
 }
 
 export interface InsertOptions extends RequestOptions {
