@@ -17,6 +17,47 @@ export interface ColumnToWrite {
   readonly values: ColumnInput | ColumnParts
 }
 
+/**
+ * Encodes one column's values. Parts go to a concatenable codec one by one (no joined
+ * copy); any other codec gets them joined.
+ */
+function encodeValues(
+  codec: ColumnCodec,
+  writer: ByteWriter,
+  values: ColumnInput | ColumnParts,
+  rows: number,
+) {
+  if (!(values instanceof ColumnParts)) {
+    codec.encodePrefix(writer, values)
+    codec.encode(writer, values, rows)
+    return
+  }
+  if (!codec.concatenable) {
+    encodeValues(codec, writer, values.join(), rows)
+    return
+  }
+  let left = rows
+  for (const part of values.parts) {
+    if (left === 0) break
+    const take = Math.min(part.length, left)
+    if (take > 0) codec.encode(writer, part, take)
+    left -= take
+  }
+}
+
+/**
+ * The error encoding `parts` raised counts rows from the start of a part: encoding the
+ * joined column again (into scratch memory) names the row of the whole column.
+ */
+function wholeColumnError(codec: ColumnCodec, parts: ColumnParts, rows: number, caught: unknown): unknown {
+  try {
+    codec.encode(new ByteWriter(1024), parts.join(), rows)
+  } catch (exact) {
+    return exact
+  }
+  return caught
+}
+
 /** Writes BlockInfo (revision >= 51903). */
 export function writeBlockInfo(writer: ByteWriter, info: BlockInfo = defaultBlockInfo): void {
   writer.varUInt(1)
@@ -60,35 +101,10 @@ export class NativeBlockWriter {
         )
       }
       try {
-        const values = column.values
-        if (!(values instanceof ColumnParts)) {
-          codec.encodePrefix(writer, values)
-          codec.encode(writer, values, rows)
-        } else if (codec.concatenable) {
-          let left = rows
-          for (const part of values.parts) {
-            if (left === 0) break
-            const take = Math.min(part.length, left)
-            if (take > 0) codec.encode(writer, part, take)
-            left -= take
-          }
-        } else {
-          const joined = values.join()
-          codec.encodePrefix(writer, joined)
-          codec.encode(writer, joined, rows)
-        }
+        encodeValues(codec, writer, column.values, rows)
       } catch (caught) {
-        let error = caught
-        // Rows in errors count from the part's start: encoding the joined column again
-        // (into scratch memory) names the row of the whole column.
-        if (column.values instanceof ColumnParts) {
-          try {
-            const joined = column.values.join()
-            codec.encode(new ByteWriter(1024), joined, rows)
-          } catch (exact) {
-            error = exact
-          }
-        }
+        const error =
+          column.values instanceof ColumnParts ? wholeColumnError(codec, column.values, rows, caught) : caught
         const where = `column [${index}] ${JSON.stringify(column.name)} ${typeName ?? typeToText(codec.type)}`
         if (ClickwireError.isInstance(error))
           throw new UsageError(`${where}: ${error.message}`, { cause: error })
