@@ -1,13 +1,7 @@
-/** The typed arrays numeric columns come in. */
-export type NumberArray =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
+import type { TypedArray } from '@clickwire/protocol'
+
+/** The typed arrays numeric columns come in (64-bit integers as bigint aside). */
+export type NumberArray = Exclude<TypedArray, BigInt64Array | BigUint64Array>
 
 /**
  * The values of one column, by the type of one value: a typed array for numbers (a

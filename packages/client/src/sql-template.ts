@@ -3,6 +3,7 @@ import {
   modernParameterFeatures,
   type ParameterTypeFeatures,
   quoteSqlIdentifier,
+  type TypedArray,
   type TypeNode,
   typeToString,
   UsageError,
@@ -17,16 +18,7 @@ export type SqlValue =
   | Date
   | null
   | undefined
-  | Uint8Array
-  | Int8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array
+  | TypedArray
   | readonly SqlValue[]
   | ReadonlyMap<SqlValue, SqlValue>
   | { readonly [key: string]: SqlValue }

@@ -1,6 +1,7 @@
 import type { ColumnInput } from './column-codec.js'
 
-type TypedArray =
+/** Every typed array a numeric column can come in (and an insert can pass). */
+export type TypedArray =
   | Int8Array
   | Uint8Array
   | Int16Array
