@@ -70,9 +70,9 @@ export class ResultBlock<Row = RowObject> {
 export interface BlockIterationOptions {
   /**
    * Promise to use each block, and every array or Arrow batch taken from it, only until
-   * you ask for the next block or leave the loop; copy what you keep. The native transport then reuses the
-   * memory of finished blocks instead of allocating afresh, which spares the garbage
-   * collector on long scans. Over HTTP blocks stay valid as usual.
+   * you ask for the next block or leave the loop; copy what you keep. The native
+   * transport then reuses the memory of finished blocks instead of allocating afresh,
+   * which spares the garbage collector on long scans. Over HTTP blocks stay valid as usual.
    */
   readonly reuseMemory?: boolean | undefined
 }
