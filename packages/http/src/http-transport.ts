@@ -89,6 +89,20 @@ interface Exchange {
   readonly settle: () => void
 }
 
+/**
+ * The whole (small) body of an exchange, then its timers released. A body that breaks off
+ * is the transport's typed error, never the backend's failure record.
+ */
+async function readExchange(exchange: Exchange, limit: number, detail: string): Promise<Uint8Array> {
+  try {
+    return await readAll(exchange.response.body, limit)
+  } catch (error) {
+    throw exchange.bodyError(error, detail)
+  } finally {
+    exchange.settle()
+  }
+}
+
 function randomId(): string {
   const crypto = globalThis.crypto
   if (typeof crypto?.randomUUID === 'function') return crypto.randomUUID()
@@ -380,7 +394,7 @@ export class HttpTransport implements Transport {
         kill: false,
       },
     )
-    const text = decodeUtf8(await readAll(exchange.response.body, 1024).finally(exchange.settle))
+    const text = decodeUtf8(await readExchange(exchange, 1024, 'reading the answer to /ping'))
     if (text.trim() !== 'Ok.')
       throw new ConnectionError(`the server answered /ping with ${JSON.stringify(text.slice(0, 100))}`)
   }
@@ -435,7 +449,9 @@ export class HttpTransport implements Transport {
       'SELECT version(), timezone()',
       { retryable: true, kill: false },
     )
-    const text = decodeUtf8(await readAll(exchange.response.body, 64 * 1024).finally(exchange.settle))
+    const text = decodeUtf8(
+      await readExchange(exchange, 64 * 1024, 'reading the answer to SELECT version(), timezone()'),
+    )
     const [version, timezone] = text.trim().split('\t')
     if (!version || timezone === undefined) {
       throw new ConnectionError(
@@ -471,7 +487,7 @@ export class HttpTransport implements Transport {
           'SELECT 1',
           { retryable: true, kill: false },
         )
-        const bytes = await readAll(exchange.response.body, 4096).finally(exchange.settle)
+        const bytes = await readExchange(exchange, 4096, 'reading the answer to SELECT 1')
         if (bytes.length === 0) return false
         const decoder = new FrameDecoder(await this.#frameCodecs())
         const payload = decoder.push(bytes)
@@ -601,7 +617,7 @@ export class HttpTransport implements Transport {
         `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC`,
         { retryable: false, kill: false, timeoutMs: 10_000, signal: this.#closing.signal },
       )
-      await readAll(exchange.response.body, 64 * 1024).finally(exchange.settle)
+      await readExchange(exchange, 64 * 1024, 'reading the answer to KILL QUERY')
     } catch {
       // The query may be gone already, or the server unreachable: nothing more to do.
     }
