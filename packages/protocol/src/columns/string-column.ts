@@ -1,6 +1,6 @@
 import { ProtocolError } from '../errors/protocol-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
-import type { ByteWriter } from '../io/byte-writer.js'
+import { type ByteWriter, writeShortAscii } from '../io/byte-writer.js'
 import { StringInterner } from '../io/text-decoding.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
@@ -154,16 +154,9 @@ export function stringCodec(type: TypeNode): ColumnCodec<string> {
             writer.ensure(1 + length)
             bytes = writer.bytes
           }
-          const start = offset + 1
-          let i = 0
-          for (; i < length; i++) {
-            const code = value.charCodeAt(i)
-            if (code > 0x7f) break
-            bytes[start + i] = code
-          }
-          if (i === length) {
-            bytes[offset] = length
-            offset = start + length
+          const end = writeShortAscii(bytes, offset, value)
+          if (end >= 0) {
+            offset = end
             continue
           }
         }

@@ -147,25 +147,33 @@ export class ByteWriter {
 
   /** A VarUInt length and the UTF-8 bytes of `text`. */
   string(text: string): void {
-    // ASCII is the common case: write it straight and learn the length as we go.
-    const length = text.length
-    if (length < 128) {
-      this.ensure(1 + length * 3)
-      const bytes = this.bytes
-      const start = this.offset + 1
-      let i = 0
-      for (; i < length; i++) {
-        const code = text.charCodeAt(i)
-        if (code > 0x7f) break
-        bytes[start + i] = code
-      }
-      if (i === length) {
-        bytes[this.offset] = length
-        this.offset = start + length
+    if (text.length < 128) {
+      this.ensure(1 + text.length)
+      const end = writeShortAscii(this.bytes, this.offset, text)
+      if (end >= 0) {
+        this.offset = end
         return
       }
     }
     const encoded = utf8Encoder.encode(text)
     this.binary(encoded)
   }
+}
+
+/**
+ * ASCII is the common case of short strings: writes `text` (under 128 characters, so its
+ * length is one VarUInt byte) at `at` as that byte and the characters, learning whether it
+ * is ASCII on the way. Returns the offset after it, or -1 when it is not ASCII (the bytes
+ * written are then meaningless). The caller makes sure `1 + text.length` bytes fit.
+ */
+export function writeShortAscii(bytes: Uint8Array, at: number, text: string): number {
+  const length = text.length
+  const start = at + 1
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i)
+    if (code > 0x7f) return -1
+    bytes[start + i] = code
+  }
+  bytes[at] = length
+  return start + length
 }
