@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline'
 import { startDockerClickHouse } from './docker-server.js'
 import { externalServer } from './external-server.js'
 import { freePorts } from './free-port.js'
+import { modernServerCommand } from './modern-engine.js'
 import { type ClickHouseCommand, findServerCommand, installHint } from './server-binary.js'
 import {
   defaultUsers,
@@ -15,6 +16,7 @@ import {
   serverConfigXml,
   usersConfigXml,
 } from './server-config.js'
+import { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'
 import { keeperSource } from './server-keeper.js'
 import { makeTestCertificates } from './tls-certificates.js'
 
@@ -40,6 +42,8 @@ export interface ServerInfo {
   readonly hasTestUsers: boolean
   /** `SELECT version()`. */
   readonly version: string
+  /** 18.16 (`legacy`) or 23+ (`modern`), from the version. */
+  readonly generation: ServerGeneration
   /** The server's private folder (local servers only). */
   readonly dir?: string | undefined
   /** Names of the `remote_servers` clusters configured on every node. */
@@ -58,14 +62,24 @@ export interface ClickHouseServer extends ServerInfo {
   kill(): Promise<void>
   /** Starts the server again after `kill()`, on the same ports and data. */
   restart(): Promise<void>
+  /**
+   * Calls `listener` with the tail of the server's logs when its process ends by itself
+   * (not through `kill()` or `stop()`). Local servers only; returns the unsubscribe call.
+   */
+  onUnexpectedExit(listener: (logTail: string) => void): () => void
   /** Stops the server (all nodes) and deletes its folder. Safe to call twice. */
   stop(): Promise<void>
   [Symbol.asyncDispose](): Promise<void>
 }
 
 export interface StartClickHouseOptions {
-  /** Also open `tcp_port_secure` and `https_port` with a fresh self-signed CA. */
+  /**
+   * Also open `tcp_port_secure` and `https_port` with a fresh self-signed CA. The modern
+   * engine has no TLS listeners, so there the secure URLs stay undefined.
+   */
   tls?: boolean
+  /** Which server generation to start (default: `CLICKWIRE_SERVER`, else 18.16 if installed, else modern). */
+  generation?: ServerGeneration
   /** Start this many servers forming the `clickwire_cluster` cluster (one shard each). */
   shards?: number
   /** Settings of the default profile. */
@@ -117,6 +131,8 @@ type KeeperEvent =
 class LocalNode {
   pid: number | undefined
   exited = false
+  /** Set while an exit is expected (kill or stop), so it is not reported as a crash. */
+  expectingExit = false
   private readonly keeper: ChildProcess
   private readonly listeners = new Set<(event: KeeperEvent) => void>()
   private readonly gone: Promise<void>
@@ -125,7 +141,7 @@ class LocalNode {
     readonly dir: string,
     command: ClickHouseCommand,
   ) {
-    const args = [...command.args, `--config-file=${join(dir, 'config.xml')}`]
+    const args = command.argsFor?.(dir) ?? [...command.args, `--config-file=${join(dir, 'config.xml')}`]
     this.keeper = spawn(process.execPath, ['-e', keeperSource, command.file, JSON.stringify(args), dir], {
       stdio: ['pipe', 'pipe', 'ignore'],
     })
@@ -177,12 +193,14 @@ class LocalNode {
 
   async kill(): Promise<void> {
     if (this.exited || this.pid === undefined) return
+    this.expectingExit = true
     const exited = this.next((event) => event.event === 'exited')
     this.send('kill')
     await exited
   }
 
   start(): Promise<KeeperEvent> {
+    this.expectingExit = false
     const started = this.next((event) => event.event === 'started')
     this.send('start')
     return started
@@ -192,6 +210,7 @@ class LocalNode {
     // The keeper is unref'd so a forgotten server never keeps the process alive; while we
     // wait for it to finish, it must.
     this.keeper.ref()
+    this.expectingExit = true
     this.send('stop')
     this.keeper.stdin?.end()
     await this.gone
@@ -221,13 +240,14 @@ async function waitReady(
   })
   try {
     for (let wait = 20; ; wait = Math.min(wait * 1.5, 250)) {
-      if (exited) throw new Error(`clickhouse-server exited during start:\n${await errorLogTail(node.dir)}`)
+      if (exited)
+        throw new Error(`the ClickHouse server exited during start:\n${await errorLogTail(node.dir)}`)
       if ((await httpText(`http://${host}:${ports.http}/ping`, 1000)) === 'Ok.\n') {
         if (await canConnect(host, ports.tcp)) return
       }
       if (Date.now() > deadline) {
         throw new Error(
-          `clickhouse-server did not answer within ${timeoutMs} ms:\n${await errorLogTail(node.dir)}`,
+          `the ClickHouse server did not answer within ${timeoutMs} ms:\n${await errorLogTail(node.dir)}`,
         )
       }
       await delay(wait)
@@ -260,7 +280,9 @@ async function startLocal(
   command: ClickHouseCommand,
 ): Promise<ClickHouseServer> {
   const shards = options.shards ?? 1
-  const tls = options.tls ?? false
+  const generation = command.generation ?? 'legacy'
+  // SYSTEM START LISTEN in the modern engine opens TCP and HTTP only.
+  const tls = (options.tls ?? false) && generation !== 'modern'
   const parent = options.tempDir ?? tmpdir()
   const timeoutMs = options.startTimeoutMs ?? 60_000
   const host = '127.0.0.1'
@@ -277,6 +299,7 @@ async function startLocal(
             ports,
             users: defaultUsers,
             tls: certificates,
+            generation,
             timezone: options.timezone,
             profileSettings: options.profileSettings,
             clusters,
@@ -299,6 +322,7 @@ async function startLocal(
             host,
             ca,
             clusterName: clusters ? clusterName : undefined,
+            generation,
           })
         }),
       )
@@ -322,6 +346,7 @@ function makeLocalServer(
     host: string
     ca: string | undefined
     clusterName: string | undefined
+    generation: ServerGeneration
   },
 ): { server: ClickHouseServer; setNodes(nodes: ClickHouseServer[]): void } {
   const { dir, ports, host, ca } = where
@@ -340,6 +365,7 @@ function makeLocalServer(
     users: defaultUsers,
     hasTestUsers: true,
     version: '',
+    generation: where.generation,
     dir,
     clusterName: where.clusterName,
   }
@@ -351,8 +377,14 @@ function makeLocalServer(
     get nodes() {
       return nodes
     },
-    info: () => ({ ...info, version: server.version }),
+    info: () => ({ ...info, version: server.version, generation: server.generation }),
     kill: () => node.kill(),
+    onUnexpectedExit(listener) {
+      return node.onExit(() => {
+        if (node.expectingExit) return
+        void errorLogTail(dir).then(listener)
+      })
+    },
     async restart() {
       if (!node.exited) return
       await node.start()
@@ -378,8 +410,10 @@ function makeLocalServer(
 async function fillVersion(server: ClickHouseServer): Promise<ClickHouseServer> {
   const version = (await httpText(`${server.httpUrl}/?query=SELECT%20version()`, 10_000))?.trim()
   if (!version) throw new Error(`the server at ${server.httpUrl} did not answer SELECT version()`)
-  for (const node of server.nodes.length ? server.nodes : [server])
-    (node as { version: string }).version = version
+  for (const node of server.nodes.length ? server.nodes : [server]) {
+    ;(node as { version: string }).version = version
+    ;(node as { generation: ServerGeneration }).generation = generationOfVersion(version)
+  }
   return server
 }
 
@@ -390,6 +424,21 @@ async function dockerAvailable(): Promise<boolean> {
     probe.once('error', () => resolve(false))
     probe.once('exit', (code) => resolve(code === 0))
   })
+}
+
+/** The local program for a generation; without one asked for, 18.16 first, then the modern engine. */
+async function localServerCommand(
+  generation: ServerGeneration | undefined,
+): Promise<ClickHouseCommand | undefined> {
+  if (generation === 'modern') {
+    const command = await modernServerCommand()
+    if (!command)
+      throw new Error('CLICKWIRE_SERVER=modern, but @chdb/lib-linux-x64-gnu is not installed (pnpm install)')
+    return command
+  }
+  const legacy = findServerCommand()
+  if (legacy || generation === 'legacy') return legacy
+  return modernServerCommand()
 }
 
 /**
@@ -408,7 +457,7 @@ async function dockerAvailable(): Promise<boolean> {
 export async function startClickHouse(options: StartClickHouseOptions = {}): Promise<ClickHouseServer> {
   const url = process.env.CLICKHOUSE_URL
   if (url && !options.local) return fillVersion(externalServer(url))
-  const command = options.command ?? findServerCommand()
+  const command = options.command ?? (await localServerCommand(options.generation ?? requestedGeneration()))
   if (command) return fillVersion(await startLocal(options, command))
   if (!options.local && (await dockerAvailable())) return fillVersion(await startDockerClickHouse())
   throw new Error(installHint)

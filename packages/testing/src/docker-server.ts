@@ -40,14 +40,16 @@ export async function startDockerClickHouse(): Promise<ClickHouseServer> {
     users: defaultUsers,
     hasTestUsers: true,
     version: '',
+    generation: 'modern',
   }
   let stopped: Promise<void> | undefined
   const server: ClickHouseServer = {
     ...info,
     pid: undefined,
     nodes: [],
-    info: () => ({ ...info, version: server.version }),
+    info: () => ({ ...info, version: server.version, generation: server.generation }),
     kill: () => Promise.reject(new Error('killing a Docker server is not supported by the harness')),
+    onUnexpectedExit: () => () => {},
     restart: () => Promise.reject(new Error('restarting a Docker server is not supported by the harness')),
     stop() {
       stopped ??= container.stop().then(() => undefined)

@@ -38,13 +38,15 @@ export function externalServer(url: string, env: NodeJS.ProcessEnv = process.env
     users: { ...defaultUsers, default: { user, password } },
     hasTestUsers: false,
     version: '',
+    generation: 'modern',
   }
   const server: ClickHouseServer = {
     ...info,
     pid: undefined,
     nodes: [],
-    info: () => ({ ...info, version: server.version }),
+    info: () => ({ ...info, version: server.version, generation: server.generation }),
     kill: () => Promise.reject(new Error('an external server (CLICKHOUSE_URL) cannot be killed by tests')),
+    onUnexpectedExit: () => () => {},
     restart: () =>
       Promise.reject(new Error('an external server (CLICKHOUSE_URL) cannot be restarted by tests')),
     stop: () => Promise.resolve(),

@@ -1,10 +1,15 @@
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import type { ServerGeneration } from './server-generation.js'
 
 /** How to launch a ClickHouse program: the executable and the arguments before ours. */
 export interface ClickHouseCommand {
   readonly file: string
   readonly args: readonly string[]
+  /** Which generation this program is, when known before it runs. */
+  readonly generation?: ServerGeneration | undefined
+  /** The whole argument list for a server whose folder is `dir` (default: `args` + `--config-file`). */
+  readonly argsFor?: ((dir: string) => readonly string[]) | undefined
 }
 
 function isExecutable(path: string): boolean {
@@ -41,7 +46,7 @@ export function findServerCommand(env: NodeJS.ProcessEnv = process.env): ClickHo
       : { file: explicit, args: [] }
   }
   const server = which('clickhouse-server', env.PATH)
-  if (server) return { file: server, args: [] }
+  if (server) return { file: server, args: [], generation: 'legacy' }
   const single = which('clickhouse', env.PATH)
   if (single) return { file: single, args: ['server'] }
   return undefined
@@ -63,6 +68,7 @@ export const installHint = [
   'No ClickHouse server is available for the tests.',
   'Install one of:',
   '  - Debian/Ubuntu (root): scripts/install-clickhouse.sh   (apt-get install clickhouse-server clickhouse-client)',
+  '  - the modern engine (CLICKWIRE_SERVER=modern): pnpm install brings @chdb/lib-linux-x64-gnu, and a C compiler (cc) builds its launcher',
   '  - any OS: a `clickhouse` binary on PATH, or CLICKHOUSE_SERVER_BIN=/path/to/clickhouse-server',
   '  - a running Docker engine (tests then start clickhouse/clickhouse-server through testcontainers)',
   'or point the tests at an existing server: CLICKHOUSE_URL=http://user:password@host:8123 (or clickhouse://host:9000).',

@@ -1,3 +1,5 @@
+import type { ServerGeneration } from './server-generation.js'
+
 /** The accounts every throwaway server has. */
 export interface ServerUsers {
   /** `default`, no password, full access. */
@@ -37,6 +39,8 @@ export interface ServerLayout {
   /** `remote_servers` clusters: name -> one TCP port per shard (one replica each, on loopback). */
   clusters?: Readonly<Record<string, readonly number[]>> | undefined
   logLevel?: 'error' | 'warning' | 'information' | 'debug' | 'trace' | undefined
+  /** The server generation; the settings the harness enables differ (default legacy). */
+  generation?: ServerGeneration | undefined
 }
 
 /** Escapes text for an XML element body. */
@@ -55,9 +59,16 @@ function settingsXml(settings: Readonly<Record<string, string | number | boolean
     .join('\n')
 }
 
-/** Settings the harness enables so that tests can use every type the server knows. */
-export const harnessProfileSettings: Readonly<Record<string, string | number | boolean>> = {
-  allow_experimental_low_cardinality_type: 1,
+/**
+ * Settings the harness enables so that tests can use every type the server knows, per
+ * generation: 18.16 needs LowCardinality switched on; 26.7 has every type on by default and
+ * refuses the old setting's name.
+ */
+export const harnessProfileSettings: Readonly<
+  Record<ServerGeneration, Readonly<Record<string, string | number | boolean>>>
+> = {
+  legacy: { allow_experimental_low_cardinality_type: 1 },
+  modern: {},
 }
 
 /**
@@ -141,7 +152,7 @@ export function serverConfigXml(layout: ServerLayout): string {
 
 /** The users file: the three accounts of {@link ServerUsers} and an unlimited quota. */
 export function usersConfigXml(layout: ServerLayout): string {
-  const settings = { ...harnessProfileSettings, ...layout.profileSettings }
+  const settings = { ...harnessProfileSettings[layout.generation ?? 'legacy'], ...layout.profileSettings }
   const user = (account: { user: string; password: string }, profile: string) =>
     [
       `    <${account.user}>`,

@@ -287,7 +287,8 @@ export function jsonCodec(type: TypeNode, context: CodecContext, codecFor: Codec
     },
     decode(reader: ByteReader, rows: number): Column {
       // The block reader decodes even after a short prefix; the result is then discarded.
-      if (reader.short) return new JsonTextColumn(type, reader.bytes, new Int32Array(0))
+      // A block of no rows (the header block of the native protocol) has no prefix and no data.
+      if (reader.short || rows === 0) return new JsonTextColumn(type, reader.bytes, new Int32Array(0))
       if (version < 0) throw new ProtocolError('JSON data before its state prefix')
       if (version === versionString) return new JsonTextColumn(type, reader.bytes, scanStrings(reader, rows))
       const typedColumns = typed.map((entry) => entry.codec.decode(reader, rows))

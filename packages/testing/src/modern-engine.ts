@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, rename } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ClickHouseCommand } from './server-binary.js'
+
+/** The npm package whose libchdb.so holds ClickHouse 26.7.2.1 with its server handlers. */
+export const modernEnginePackage = '@chdb/lib-linux-x64-gnu'
+
+/**
+ * The query that makes clickhouse-local a server: it opens the TCP and HTTP listeners of the
+ * config, then runs forever. Its query id lets tests that count or kill queries leave it out.
+ * (This engine opens no TLS listeners: SYSTEM START LISTEN TCP SECURE is refused there.)
+ */
+export const modernKeeperQueryId = 'clickwire-harness-keeper'
+const listenQuery = [
+  'SYSTEM START LISTEN TCP',
+  'SYSTEM START LISTEN HTTP',
+  'SELECT sleepEachRow(1) FROM system.numbers SETTINGS max_block_size = 1 FORMAT Null',
+].join('; ')
+
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..')
+const launcherSource = join(packageRoot, 'native', 'chdb-server.c')
+
+/** libchdb.so of the pinned package, or undefined when it is not installed (not x64 Linux). */
+export function modernEngineLibrary(): string | undefined {
+  try {
+    const require = createRequire(join(packageRoot, 'package.json'))
+    const manifest = require.resolve(`${modernEnginePackage}/package.json`)
+    const library = join(dirname(manifest), 'libchdb.so')
+    return existsSync(library) ? library : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function compile(source: string, output: string): Promise<void> {
+  const compiler = process.env.CC || 'cc'
+  return new Promise((resolve, reject) => {
+    execFile(compiler, ['-O2', '-o', output, source, '-ldl'], (error, _stdout, stderr) => {
+      if (error)
+        reject(
+          new Error(`cannot build the modern server launcher with ${compiler}: ${stderr || error.message}`),
+        )
+      else resolve()
+    })
+  })
+}
+
+/**
+ * The launcher program, compiled once per source version into node_modules/.cache (a C
+ * compiler is on every machine this project runs on; scripts/bootstrap.sh builds it too).
+ */
+export async function modernLauncher(): Promise<string> {
+  const source = await readFile(launcherSource)
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 12)
+  const folder = join(packageRoot, 'node_modules', '.cache', 'clickwire')
+  const output = join(folder, `chdb-server-${hash}`)
+  if (existsSync(output)) return output
+  await mkdir(folder, { recursive: true })
+  // Two test processes may build at once: each writes its own file, the rename is atomic.
+  const scratch = `${output}.${process.pid}.tmp`
+  await compile(launcherSource, scratch)
+  await rename(scratch, output)
+  return output
+}
+
+/** How to start the modern engine as a server with the harness's config in `dir`. */
+export async function modernServerCommand(): Promise<ClickHouseCommand | undefined> {
+  const library = modernEngineLibrary()
+  if (!library) return undefined
+  const launcher = await modernLauncher()
+  return {
+    file: launcher,
+    args: [library],
+    generation: 'modern',
+    argsFor: (dir: string) => [
+      library,
+      `--config-file=${join(dir, 'config.xml')}`,
+      `--path=${join(dir, 'data')}/`,
+      '--multiquery',
+      '--output-format=TabSeparated',
+      `--query_id=${modernKeeperQueryId}`,
+      '--query',
+      listenQuery,
+    ],
+  }
+}
