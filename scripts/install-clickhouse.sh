@@ -11,6 +11,8 @@ command -v clickhouse-client >/dev/null 2>&1 || command -v clickhouse >/dev/null
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 # GNU time measures the peak memory of the peer programs in the benchmark.
 [ -x /usr/bin/time ] || packages+=(time)
+# A C compiler builds the launcher of the modern test server (packages/testing/native).
+command -v cc >/dev/null 2>&1 || packages+=(gcc libc6-dev)
 if [ "${CLICKWIRE_SKIP_BROWSER:-}" = "" ]; then
   command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 fi

@@ -221,7 +221,16 @@ async function errorLogTail(dir: string): Promise<string> {
   const parts: string[] = []
   for (const name of ['log/server.err.log', 'log/stdout.log']) {
     const text = await readFile(join(dir, name), 'utf8').catch(() => '')
-    if (text) parts.push(text.split('\n').slice(-15).join('\n'))
+    if (!text) continue
+    const lines = text.split('\n').slice(-300)
+    // A crash writes its reason, then a long stack trace: start at the reason.
+    const fatal = lines.findIndex((line) => line.includes('<Fatal>'))
+    parts.push(
+      lines
+        .slice(fatal >= 0 ? Math.max(0, fatal - 3) : -15)
+        .slice(0, 40)
+        .join('\n'),
+    )
   }
   return parts.join('\n')
 }

@@ -16,6 +16,8 @@ export {
   startStaleSocketProxy,
   type TestProxy,
 } from './http-proxies.js'
+export { modernEngineLibrary, modernHandshakeAbort, modernKeeperQueryId } from './modern-engine.js'
 export { type ClickHouseCommand, findClientCommand, findServerCommand, installHint } from './server-binary.js'
 export { defaultUsers, type ServerUsers } from './server-config.js'
+export { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'
 export { makeTestCertificates, type TestCertificates } from './tls-certificates.js'
