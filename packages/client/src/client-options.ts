@@ -1,4 +1,4 @@
-import { redactSecrets, type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
+import { parseConnectionUrl, type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
 
 /** TLS settings for `clickhouses://` and `https://`. Verification is on by default. */
 export interface TlsOptions {
@@ -127,27 +127,21 @@ interface ParsedUrl {
   settings: Record<string, string>
 }
 
-/** Takes a client URL apart; comma-separated hosts are allowed, which WHATWG URLs are not. */
+/** Takes a client URL apart (see parseConnectionUrl); comma-separated hosts are allowed, which WHATWG URLs are not. */
 export function parseClientUrl(url: string): ParsedUrl {
-  const match = /^([a-z]+:)\/\/(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/i.exec(url.trim())
-  const scheme = match ? schemes[match[1]!.toLowerCase() as keyof typeof schemes] : undefined
-  if (!match || !scheme) {
-    throw new UsageError(
-      `cannot read the client URL ${JSON.stringify(redactSecrets(url))}: it starts with clickhouse://, clickhouses://, http:// or https://`,
-    )
-  }
-  const [, , credentials, hostList, rawPath, query] = match
-  const endpoints = hostList!
-    .split(',')
-    .filter((part) => part.trim() !== '')
-    .map((part) => {
-      const address = /^\s*(?:\[([^\]]+)\]|([^:\s]+))(?::(\d+))?\s*$/.exec(part)
-      if (!address) throw new UsageError(`cannot read host ${JSON.stringify(part)} in the client URL`)
-      const port = address[3] === undefined ? scheme.port : Number(address[3])
-      if (!(port > 0 && port < 65_536)) throw new UsageError(`invalid port in ${JSON.stringify(part)}`)
-      return { host: address[1] ?? address[2]!, port }
-    })
-  if (endpoints.length === 0) throw new UsageError('the client URL names no host')
+  const defaultPorts = Object.fromEntries(
+    Object.entries(schemes).map(([name, scheme]) => [name, scheme.port]),
+  )
+  const {
+    scheme: schemeName,
+    endpoints,
+    username,
+    password,
+    rawPath,
+    path,
+    parameters,
+  } = parseConnectionUrl(url, defaultPorts)
+  const scheme = schemes[schemeName as keyof typeof schemes]
   const parsed: ParsedUrl = {
     kind: scheme.kind,
     secure: scheme.secure,
@@ -156,17 +150,13 @@ export function parseClientUrl(url: string): ParsedUrl {
     options: {},
     settings: {},
   }
-  if (credentials !== undefined) {
-    const colon = credentials.indexOf(':')
-    parsed.username = decodeURIComponent(colon < 0 ? credentials : credentials.slice(0, colon))
-    if (colon >= 0) parsed.password = decodeURIComponent(credentials.slice(colon + 1))
-  }
-  const path = rawPath && rawPath.length > 1 ? decodeURIComponent(rawPath.slice(1)) : ''
+  if (username !== undefined) parsed.username = username
+  if (password !== undefined) parsed.password = password
   // Native URLs name the database in the path; HTTP ones may be served below a path
   // prefix, so for HTTP the database comes from `?database=` (a path is kept as prefix).
   if (scheme.kind === 'native' && path) parsed.database = path
   if (scheme.kind === 'http' && rawPath) parsed.path = rawPath
-  for (const [key, value] of new URLSearchParams(query ?? '')) {
+  for (const [key, value] of parameters) {
     if (key === 'database') parsed.database = value
     else if (key === 'user' || key === 'username') parsed.username = value
     else if (key === 'password') parsed.password = value

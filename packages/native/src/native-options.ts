@@ -1,4 +1,4 @@
-import { type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
+import { parseConnectionUrl, type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
 
 /** One server address. */
 export interface HostAddress {
@@ -109,35 +109,15 @@ export interface ParsedNativeUrl {
  * (`clickhouses://` for TLS). Several comma-separated hosts give failover.
  */
 export function parseNativeUrl(url: string): ParsedNativeUrl {
-  const match = /^(clickhouses?:)\/\/(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/i.exec(url.trim())
-  if (!match)
-    throw new UsageError(
-      'a native URL looks like clickhouse://host:9000,host2:9000/database?options (credentials as user:pass@ before the hosts)',
-    )
-  const protocol = match[1]!.toLowerCase() as keyof typeof defaultPorts
-  const [, , credentials, hostList, path, query] = match
-  const hosts = hostList!
-    .split(',')
-    .filter((part) => part.trim() !== '')
-    .map((part) => {
-      const address = /^\s*(?:\[([^\]]+)\]|([^:\s]+))(?::(\d+))?\s*$/.exec(part)
-      if (!address) throw new UsageError(`cannot read host "${part}" in the native URL`)
-      const port = address[3] === undefined ? defaultPorts[protocol] : Number(address[3])
-      if (!(port > 0 && port < 65536)) throw new UsageError(`invalid port in "${part}"`)
-      return { host: address[1] ?? address[2]!, port }
-    })
-  if (hosts.length === 0) throw new UsageError('the native URL names no host')
-  let username: string | undefined
-  let password: string | undefined
-  if (credentials !== undefined) {
-    const colon = credentials.indexOf(':')
-    username = decodeURIComponent(colon < 0 ? credentials : credentials.slice(0, colon))
-    password = colon < 0 ? undefined : decodeURIComponent(credentials.slice(colon + 1))
+  const parsed = parseConnectionUrl(url, defaultPorts)
+  return {
+    hosts: parsed.endpoints.map(({ host, port }) => ({ host, port })),
+    secure: parsed.scheme === 'clickhouses:',
+    username: parsed.username,
+    password: parsed.password,
+    database: parsed.path || undefined,
+    parameters: Object.fromEntries(parsed.parameters),
   }
-  const database = path && path.length > 1 ? decodeURIComponent(path.slice(1)) : undefined
-  const parameters: Record<string, string> = {}
-  for (const [key, value] of new URLSearchParams(query ?? '')) parameters[key] = value
-  return { hosts, secure: protocol === 'clickhouses:', username, password, database, parameters }
 }
 
 /** URL parameters that are our options, and how to read each; every other parameter is a ClickHouse setting. */

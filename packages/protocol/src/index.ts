@@ -92,6 +92,7 @@ export * from './params/index.js'
 export { parseServerVersion, versionAtLeast } from './sql/server-version.js'
 export { firstKeyword, isReadOnlyStatement } from './sql/statement-kind.js'
 export * from './transport/transport-contract.js'
+export { type ConnectionUrl, parseConnectionUrl, type UrlEndpoint } from './transport/connection-url.js'
 export { canonicalTypeName } from './types/type-aliases.js'
 export {
   isSupportedType,
