@@ -36,6 +36,8 @@ export class SocketChannel {
   private wake: (() => void) | undefined
   private failure: Error | undefined
   private ended = false
+  /** Writes waiting for the kernel or for `drain`; each fails when the socket goes. */
+  private readonly pendingWrites = new Set<() => void>()
   /** Whether the last read got less than it offered: the kernel had nothing more for now. */
   lastReadDrained = false
   /** The configured read-ahead: how many unconsumed bytes may pile up before reading pauses. */
@@ -139,6 +141,7 @@ export class SocketChannel {
         })
         this.failure ??= failure
         finish(failure)
+        this.failPendingWrites()
         this.notify()
       })
       this.socket.on('end', () => {
@@ -148,6 +151,7 @@ export class SocketChannel {
       this.socket.on('close', () => {
         this.ended = true
         if (this.idleTimer) clearTimeout(this.idleTimer)
+        this.failPendingWrites()
         finish(
           new ConnectionError(`connection to ${this.address} closed while connecting`, {
             address: this.address,
@@ -225,7 +229,12 @@ export class SocketChannel {
     this.idleTimer.unref()
   }
 
-  /** Writes bytes; resolves once they are handed to the kernel (respecting backpressure). */
+  /**
+   * Writes bytes; resolves once they are handed to the kernel (respecting backpressure).
+   * Rejects when the socket fails or closes before that: a peer reset or a destroy (a
+   * deadline, an abort, close()) while the write waits for `drain` must never leave it
+   * waiting, since `drain` and the write callback may then never come.
+   */
   write(bytes: Uint8Array): Promise<void> {
     if (this.failure) return Promise.reject(this.failure)
     if (!this.open)
@@ -233,19 +242,43 @@ export class SocketChannel {
         new ConnectionError(`${this.address} closed the connection`, { address: this.address }),
       )
     return new Promise((resolve, reject) => {
+      let settled = false
+      const settle = (error?: Error) => {
+        if (settled) return
+        settled = true
+        this.pendingWrites.delete(fail)
+        this.socket.off('drain', drained)
+        if (error) reject(error)
+        else resolve()
+      }
+      const fail = () =>
+        settle(
+          this.failure ??
+            new ConnectionError(`${this.address} closed the connection while we were writing to it`, {
+              address: this.address,
+              code: 'ECONNCLOSED',
+            }),
+        )
+      const drained = () => settle()
+      this.pendingWrites.add(fail)
       const flushed = this.socket.write(bytes, (error) => {
         if (error)
-          reject(
+          settle(
             this.failure ??
               new ConnectionError(`writing to ${this.address} failed: ${error.message}`, {
                 cause: error,
                 address: this.address,
               }),
           )
-        else if (flushed) resolve()
+        else if (flushed) settle()
       })
-      if (!flushed) this.socket.once('drain', () => resolve())
+      if (!flushed) this.socket.once('drain', drained)
     })
+  }
+
+  /** Fails every write still waiting: the socket closed or failed under it. */
+  private failPendingWrites(): void {
+    for (const fail of [...this.pendingWrites]) fail()
   }
 
   /** Closes the socket at once. */
@@ -254,6 +287,7 @@ export class SocketChannel {
     this.socket.destroy()
     this.ended = true
     if (this.idleTimer) clearTimeout(this.idleTimer)
+    this.failPendingWrites()
     this.notify()
   }
 

@@ -1,0 +1,110 @@
+// A large insert whose connection dies while the client is still writing: a reset (RST) or
+// a half-close (FIN), or a stall (nothing forwarded any more) after a given number of client bytes, through the fault proxy, on both
+// transports. Every insert promise must settle with a typed error within its deadline, and
+// a failed insert must leave nothing in the table: 1,000,000 rows stay below the server's
+// squashing threshold (min_insert_block_size_rows = 1,048,576), so nothing is committed
+// before the end of the request. The existing insert fault suite sends 2,000 rows, too few
+// to fill a socket buffer, so it never reached the client's write path under backpressure.
+import { ClickwireError, createClient } from '@clickwire/client'
+import { type Fault, modernHandshakeAbort } from '@clickwire/testing'
+import { afterAll, describe, expect, inject, it } from 'vitest'
+import { longMode } from './support/fault-plan.js'
+import { proxiedClient, transports } from './support/proxied-client.js'
+
+const server = inject('clickhouse')
+const totalRows = 1_000_000
+const chunkRows = 50_000
+const deadlineMs = 3000
+/** How long past its deadline a promise may take to settle (a stalled server is torn down). */
+const graceMs = 2500
+/** Client-to-server byte offsets: the issue's 96,257, then a spread over the first ~2 MB. */
+const offsets = [
+  96_257,
+  ...Array.from({ length: longMode ? 29 : 5 }, (_, i) => 40_000 + i * (longMode ? 70_000 : 400_000)),
+]
+const tally: Record<string, { started: number; settled: number; rowsLeft: number[] }> = {}
+
+async function* rows(): AsyncGenerator<{ id: number; s: string }[]> {
+  for (let start = 0; start < totalRows; start += chunkRows) {
+    yield Array.from({ length: chunkRows }, (_, i) => ({
+      id: start + i,
+      s: `value ${start + i} of the large insert`,
+    }))
+  }
+}
+
+afterAll(() => {
+  console.log(`[faults] large inserts: ${JSON.stringify(tally)}`)
+})
+
+for (const transport of transports) {
+  describe(`${transport}: a large insert whose connection dies while the client writes`, () => {
+    const direct = createClient({ url: transport === 'native' ? server.nativeUrl : server.httpUrl })
+    const table = `reliability_large_${transport}_${Date.now().toString(36)}`
+    afterAll(async () => {
+      await direct.command(`DROP TABLE IF EXISTS ${table}`)
+      await direct.close()
+    })
+
+    for (const kind of ['resetAfter', 'cutAfter', 'stallAfter'] as const) {
+      // The modern engine dies when a native handshake breaks, so offsets stay past it there.
+      it(`${kind}: every insert settles with a typed error within its deadline and leaves no rows (modern: faults after the handshake only, ${modernHandshakeAbort})`, async () => {
+        await direct.command(
+          `CREATE TABLE IF NOT EXISTS ${table} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`,
+        )
+        const key = `${transport} ${kind}`
+        const record = (tally[key] ??= { started: 0, settled: 0, rowsLeft: [] })
+        for (const bytes of offsets) {
+          await direct.command(`TRUNCATE TABLE ${table}`)
+          const fault: Fault = { [kind]: { direction: 'toServer', bytes } }
+          const proxied = await proxiedClient(server, transport, fault, {
+            requestTimeoutMs: deadlineMs,
+            connectTimeoutMs: deadlineMs,
+          })
+          try {
+            record.started++
+            const started = Date.now()
+            let timer: NodeJS.Timeout | undefined
+            const hung = new Promise<'hung'>((resolve) => {
+              timer = setTimeout(() => resolve('hung'), deadlineMs + graceMs)
+            })
+            const outcome = await Promise.race([
+              proxied.client.insert(table, rows()).then(
+                (result) => ({ ok: true as const, result }),
+                (error: unknown) => ({ ok: false as const, error }),
+              ),
+              hung,
+            ])
+            clearTimeout(timer)
+            const where = `${key} at ${bytes} bytes, after ${Date.now() - started} ms`
+            expect(outcome, where).not.toBe('hung')
+            if (outcome === 'hung') continue
+            record.settled++
+            // The connection broke long before the last row was sent: this cannot succeed.
+            expect(outcome.ok, where).toBe(false)
+            if (outcome.ok) continue
+            expect(ClickwireError.isInstance(outcome.error), `${where}: ${String(outcome.error)}`).toBe(true)
+            expect((outcome.error as ClickwireError).name, where).toMatch(/^(ConnectionError|TimeoutError)$/)
+            // Nothing committed: wait until the server has let go of the broken insert.
+            let left = -1
+            for (let attempt = 0; attempt < 60; attempt++) {
+              const running = await direct.query(
+                `SELECT count() AS c FROM system.processes WHERE query LIKE 'INSERT INTO ${table}%'`,
+              )
+              const [row] = (await running.rows()) as { c: bigint }[]
+              if (row?.c === 0n) break
+              await new Promise((resolve) => setTimeout(resolve, 100))
+            }
+            const counted = await direct.query(`SELECT count() AS c FROM ${table}`)
+            left = Number(((await counted.rows()) as { c: bigint }[])[0]?.c)
+            record.rowsLeft.push(left)
+            expect(left, where).toBe(0)
+          } finally {
+            await proxied.close()
+          }
+        }
+        expect(record.settled).toBe(record.started)
+      }, 240_000)
+    }
+  })
+}
