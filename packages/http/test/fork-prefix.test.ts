@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createHttpTransport } from '../src/index-node.js'
 
 const server = inject('clickhouse')
+// 26.x sends X-ClickHouse-Query-Id itself, which the fork passes on renamed; 18.16 sends
+// none, so the fork adds its own (reported-<id>).
+const reported = (id: string) => (server.generation === 'modern' ? id : `reported-${id}`)
 const { user, password } = server.users.password
 
 describe('a fork that renamed X-ClickHouse-* to X-Datastore-*', () => {
@@ -60,7 +63,7 @@ describe('a fork that renamed X-ClickHouse-* to X-Datastore-*', () => {
         for await (const row of result.rows()) rows.push(row.number)
         expect(rows).toEqual([0n, 1n, 2n])
         // The id comes from the fork's X-Datastore-Query-Id header.
-        expect(result.queryId).toBe(`reported-fork-${auth}`)
+        expect(result.queryId).toBe(reported(`fork-${auth}`))
         expect(result.progress.readRows).toBe(3)
         expect(result.progress.readBytes).toBe(24)
         expect(seen).toEqual(result.progress)
@@ -72,7 +75,7 @@ describe('a fork that renamed X-ClickHouse-* to X-Datastore-*', () => {
         else expect(names).toContain('authorization')
         const raw = await http.queryRaw('SELECT 1', { queryId: `fork-raw-${auth}` })
         expect(await raw.text()).toBe('1\n')
-        expect(raw.queryId).toBe(`reported-fork-raw-${auth}`)
+        expect(raw.queryId).toBe(reported(`fork-raw-${auth}`))
         const inserted = await http.command('SELECT 1')
         expect(inserted.progress.readRows).toBe(3)
       } finally {
