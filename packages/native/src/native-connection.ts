@@ -5,6 +5,7 @@ import {
   type ColumnToWrite,
   type CompressionCodecs,
   cancelCodec,
+  checkChunkedFraming,
   clientDataCodec,
   clientHelloCodec,
   clientRevision,
@@ -117,6 +118,8 @@ export class NativeConnection implements Poolable {
       if (hello.type === 'Exception') throw hello.error
       if (hello.type !== 'Hello') throw new ProtocolError(`expected the server Hello, got ${hello.type}`)
       const revision = negotiatedRevision(clientRevision, hello.revision)
+      // clickwire frames packets only the classic way; a server that insists on chunks is refused here.
+      if (revision >= Revision.withChunkedPackets) checkChunkedFraming(hello)
       if (revision >= Revision.withAddendum) {
         const addendum = new ByteWriter(64)
         encodeAddendum(addendum, { quotaKey: options.quotaKey }, revision)

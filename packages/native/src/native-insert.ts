@@ -13,6 +13,7 @@ import {
   UsageError,
   wholeColumn,
 } from '@clickwire/protocol'
+import { addInsertedCounts, type InsertedCounts } from './insert-profile-events.js'
 import type { NativeConnection } from './native-connection.js'
 import { addProgress, withQueryId } from './native-query-stream.js'
 import type { IncomingPacket } from './packet-pump.js'
@@ -50,14 +51,17 @@ export async function runInsert(
   check: () => void,
 ): Promise<InsertOutcome> {
   let progress: Progress = emptyProgress
+  const inserted: InsertedCounts = { rows: 0, bytes: 0 }
   /** Applies a packet that may arrive at any point; true at the end of the request. */
   const absorb = (packet: IncomingPacket): boolean => {
     switch (packet.type) {
       case 'Progress':
         progress = addProgress(progress, packet)
         return false
-      case 'Log':
       case 'ProfileEvents':
+        addInsertedCounts(inserted, packet.block)
+        return false
+      case 'Log':
       case 'TableColumns':
       case 'TimezoneUpdate':
         return false
@@ -129,9 +133,14 @@ export async function runInsert(
   check()
   await connection.sendData('', [], 0)
   for (;;) if (absorb(await connection.receive())) break
+  // Servers that report an insert only in ProfileEvents (26.7 sends no Progress for it)
+  // still get written counters in the outcome, the same as HTTP's summary shows.
+  if (progress.writtenRows === 0 && inserted.rows > 0) {
+    progress = { ...progress, writtenRows: inserted.rows, writtenBytes: inserted.bytes }
+  }
   return {
-    // From 54420 the server counts written rows in Progress; before, its EndOfStream after
-    // our end marker confirms every row sent.
+    // From 54420 the server counts written rows in Progress (or, newer ones, in ProfileEvents
+    // only); before, its EndOfStream after our end marker confirms every row sent.
     rowsWritten: connection.revision >= Revision.withClientWriteInfo ? progress.writtenRows : rowsSent,
     progress,
   }

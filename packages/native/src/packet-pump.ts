@@ -13,7 +13,10 @@ import {
   readFrame,
   type ServerBlockPacketType,
   type ServerPacket,
+  ServerPacketId,
   serverBlockCompression,
+  serverBodyCompressed,
+  tableColumnsCodec,
 } from '@clickwire/protocol'
 import type { TransportCodecs } from './compression-loader.js'
 import type { SocketChannel } from './socket-channel.js'
@@ -42,6 +45,8 @@ export class PacketPump {
   /** One block reader per block kind: each keeps codec state across the blocks of its kind. */
   private readonly blockReaders = new Map<string, NativeBlockReader>()
   private header: { type: ServerBlockPacketType; table: string } | undefined
+  /** A TableColumns id was read and its strings follow in a compressed frame (revision >= 54481). */
+  private compressedTableColumns = false
   private frames = 0
   /** Receive memory reused while a consumer allows it (see {@link recycle}). */
   private readonly pool = new BufferPool()
@@ -70,6 +75,7 @@ export class PacketPump {
     this.recycle(false)
     this.blockReaders.clear()
     this.header = undefined
+    this.compressedTableColumns = false
     this.received = 0
   }
 
@@ -128,9 +134,30 @@ export class PacketPump {
 
   private tryNext(): IncomingPacket | undefined {
     const arena = this.channel.arena
+    if (this.compressedTableColumns) {
+      const packet = this.compressedBody('TableColumns', (reader) =>
+        tableColumnsCodec.decodeBody(reader, this.revision),
+      )
+      if (packet !== undefined) this.compressedTableColumns = false
+      return packet
+    }
     if (this.header === undefined) {
       if (arena.length < Math.max(1, this.needed)) return undefined
       const reader = this.reader.reset(arena.bytes, arena.start, arena.end)
+      if (this.codecs && serverBodyCompressed('TableColumns', this.revision)) {
+        // From 54481 TableColumns is the one packet without a block whose body is compressed.
+        const id = reader.varUInt()
+        if (reader.short) {
+          this.needed = arena.length + 1
+          return undefined
+        }
+        if (id === ServerPacketId.TableColumns) {
+          arena.consume(reader.offset)
+          this.compressedTableColumns = true
+          return this.tryNext()
+        }
+        reader.reset(arena.bytes, arena.start, arena.end)
+      }
       const packet = decodeServerPacket(reader, this.revision)
       if (packet === undefined) {
         // Packets other than blocks are small: retry as soon as anything more arrives. Their
@@ -149,8 +176,8 @@ export class PacketPump {
     }
     const header = this.header
     const block =
-      this.codecs && serverBlockCompression[header.type]
-        ? this.compressedBlock(header.type)
+      this.codecs && serverBodyCompressed(header.type, this.revision)
+        ? this.compressedBody(header.type, (reader) => this.blockReader(header.type).read(reader))
         : this.rawBlock(header.type)
     if (block === undefined) return undefined
     this.header = undefined
@@ -184,19 +211,23 @@ export class PacketPump {
     return block
   }
 
-  private compressedBlock(type: string): NativeBlock | undefined {
+  /** Decodes a body (a block, or TableColumns' strings) from decompressed frames, taking frames as needed. */
+  private compressedBody<Body>(
+    type: string,
+    decode: (reader: ByteReader) => Body | undefined,
+  ): Body | undefined {
     const plain = this.plain
     const codecs = this.codecs!
     for (;;) {
       if (plain.length > 0) {
         const reader = this.reader.reset(plain.bytes, plain.start, plain.end)
-        const block = this.blockReader(type).read(reader)
+        const block = decode(reader)
         if (block !== undefined) {
           plain.consume(reader.offset)
           if (plain.length !== 0) {
             // ClickHouse flushes the compressed stream after every block, so a block never
             // shares a frame with the next one.
-            throw new ProtocolError(`${plain.length} bytes left in a compressed frame after a ${type} block`)
+            throw new ProtocolError(`${plain.length} bytes left in a compressed frame after a ${type} body`)
           }
           this.needed = this.expected = 0
           return block

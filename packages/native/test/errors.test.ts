@@ -2,12 +2,14 @@
 // the connection after each kind of failure.
 import { inspect } from 'node:util'
 import { ClickHouseError, ProtocolError } from '@clickwire/protocol'
+import { modernHandshakeAbort } from '@clickwire/testing'
 import { expect, inject, it } from 'vitest'
 import { createNativeTransport, parseNativeUrl } from '../src/index.js'
 import { connectionMark, firstValue, markConnection, nativeOn, sleep } from './support/native-helpers.js'
 import { TapProxy } from './support/tap-proxy.js'
 
 const server = inject('clickhouse')
+const modern = server.generation === 'modern'
 const { host, port } = parseNativeUrl(server.nativeUrl).hosts[0]!
 
 it('raises the server error of a failing query after the earlier blocks, and reuses the connection', async () => {
@@ -26,12 +28,14 @@ it('raises the server error of a failing query after the earlier blocks, and reu
     const failure = error as ClickHouseError
     expect(failure.code).toBe(395)
     expect(failure.codeName).toBe('FUNCTION_THROW_IF_VALUE_IS_NON_ZERO')
-    expect(failure.message).toContain("Value passed to 'throwIf' function is non zero")
+    // 26.x spells it "non-zero".
+    expect(failure.message).toContain(`Value passed to 'throwIf' function is non${modern ? '-' : ' '}zero`)
     expect(failure.queryId).toBe(stream.queryId)
     // Blocks before the failing one arrived (system.numbers makes blocks of max_block_size).
     expect(rows).toBeGreaterThan(0)
     expect(rows).toBeLessThanOrEqual(1_000_000)
-    expect(rows % 65_536).toBe(0)
+    // Whole blocks of max_block_size: 65 536 on 18.16, 65 409 on 26.x.
+    expect(rows % (modern ? 65_409 : 65_536)).toBe(0)
     // The Exception ends the query cleanly: the connection went back to the pool...
     expect(native.poolStats).toEqual({ open: 1, idle: 1, waiting: 0, created: 1 })
     // ...and the next query runs on it (the session setting set before is still there).
@@ -85,31 +89,34 @@ it('treats an unknown server packet as a protocol error and closes that connecti
   }
 })
 
-it('refuses a wrong password with the server code, never showing the password', async () => {
-  const { user } = server.users.password
-  const wrong = 'Wrong-Secret-4d1b8e-never-print'
-  const native = createNativeTransport({ hosts: [{ host, port }], username: user, password: wrong })
-  try {
-    const error = await native.query('SELECT 1').catch((caught) => caught)
-    expect(ClickHouseError.isInstance(error)).toBe(true)
-    const failure = error as ClickHouseError
-    // 18.16 answers a wrong password with 193 (WRONG_PASSWORD); newer servers with 516.
-    expect(failure.code).toBe(193)
-    expect(failure.message).toContain(`Wrong password for user ${user}`)
-    for (const text of [
-      failure.message,
-      inspect(failure, { depth: 10 }),
-      inspect(native, { depth: 10 }),
-      String(native),
-    ]) {
-      expect(text).not.toContain(wrong)
+it.skipIf(modern)(
+  `refuses a wrong password with the server code, never showing the password${modern ? ` (skipped: ${modernHandshakeAbort})` : ''}`,
+  async () => {
+    const { user } = server.users.password
+    const wrong = 'Wrong-Secret-4d1b8e-never-print'
+    const native = createNativeTransport({ hosts: [{ host, port }], username: user, password: wrong })
+    try {
+      const error = await native.query('SELECT 1').catch((caught) => caught)
+      expect(ClickHouseError.isInstance(error)).toBe(true)
+      const failure = error as ClickHouseError
+      // 18.16 answers a wrong password with 193 (WRONG_PASSWORD); newer servers with 516.
+      expect(failure.code).toBe(193)
+      expect(failure.message).toContain(`Wrong password for user ${user}`)
+      for (const text of [
+        failure.message,
+        inspect(failure, { depth: 10 }),
+        inspect(native, { depth: 10 }),
+        String(native),
+      ]) {
+        expect(text).not.toContain(wrong)
+      }
+      // The server answered: the host is not set aside as dead, and nothing leaked in the pool.
+      expect(native.poolStats).toEqual({ open: 0, idle: 0, waiting: 0, created: 0 })
+    } finally {
+      await native.close()
     }
-    // The server answered: the host is not set aside as dead, and nothing leaked in the pool.
-    expect(native.poolStats).toEqual({ open: 0, idle: 0, waiting: 0, created: 0 })
-  } finally {
-    await native.close()
-  }
-})
+  },
+)
 
 it('logs in with the right password and keeps it out of inspect output', async () => {
   const { user, password } = server.users.password

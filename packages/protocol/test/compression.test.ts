@@ -130,12 +130,14 @@ describe('frames written by clickwire, read by ClickHouse 18.16', () => {
   })
 })
 
-describe('frames written by ClickHouse 18.16 into MergeTree files', () => {
+describe(`frames written by the harness's ClickHouse (${server.version}) into MergeTree files`, () => {
   const rows = 300_000
 
   beforeAll(async () => {
     await http('DROP TABLE IF EXISTS compression_parts')
-    await http('CREATE TABLE compression_parts (id UInt64, s String) ENGINE = MergeTree ORDER BY id')
+    // 26.x writes small parts as one compact data.bin: ask for a file per column, as 18.16 always does.
+    const wide = server.generation === 'modern' ? ' SETTINGS min_bytes_for_wide_part = 0' : ''
+    await http(`CREATE TABLE compression_parts (id UInt64, s String) ENGINE = MergeTree ORDER BY id${wide}`)
     await http(
       `INSERT INTO compression_parts SELECT number, concat('row-', toString(number)) FROM system.numbers LIMIT ${rows}`,
     )
@@ -148,8 +150,13 @@ describe('frames written by ClickHouse 18.16 into MergeTree files', () => {
     )
     const paths = parts.trim().split('\n')
     expect(paths).toHaveLength(1)
-    // The server's <path> is `${dir}/data/`, and tables live in its data/ folder.
-    expect(paths[0]).toMatch(new RegExp(`^${server.dir}/data/data/default/compression_parts/all_`))
+    // The server's <path> is `${dir}/data/`. 18.16 keeps tables in its data/ folder by name;
+    // 26.x's Atomic databases keep them in store/<first 3 of the uuid>/<uuid>/.
+    const folder =
+      server.generation === 'modern'
+        ? 'store/([0-9a-f]{3})/\\1[0-9a-f]{5}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+        : 'data/default/compression_parts'
+    expect(paths[0]).toMatch(new RegExp(`^${server.dir}/data/${folder}/all_`))
     return new Uint8Array(await readFile(join(paths[0]!, column)))
   }
 
@@ -167,11 +174,28 @@ describe('frames written by ClickHouse 18.16 into MergeTree files', () => {
     },
   )
 
-  it.skipIf(server.dir === undefined)('decodes the LZ4 frames of a String column', async () => {
-    const expected = new ByteWriter(rows * 12)
-    for (let i = 0; i < rows; i++) expected.string(`row-${i}`)
-    expect(sameBytes(decodeBothWays(await columnFile('s.bin')), expected.finish())).toBe(true)
-  })
+  it.skipIf(server.dir === undefined)(
+    server.generation === 'modern'
+      ? 'decodes the LZ4 frames of a String column: 26.x stores the chars in s.bin, the lengths in s.size.bin'
+      : 'decodes the LZ4 frames of a String column',
+    async () => {
+      const expected = new ByteWriter(rows * 12)
+      if (server.generation !== 'modern') {
+        for (let i = 0; i < rows; i++) expected.string(`row-${i}`)
+        expect(sameBytes(decodeBothWays(await columnFile('s.bin')), expected.finish())).toBe(true)
+        return
+      }
+      // string_serialization_version = with_size_stream, 26.x's default for MergeTree.
+      const sizes = new ByteWriter(rows * 8)
+      for (let i = 0; i < rows; i++) {
+        const text = `row-${i}`
+        expected.raw(new TextEncoder().encode(text))
+        sizes.u64Number(text.length)
+      }
+      expect(sameBytes(decodeBothWays(await columnFile('s.bin')), expected.finish())).toBe(true)
+      expect(sameBytes(decodeBothWays(await columnFile('s.size.bin')), sizes.finish())).toBe(true)
+    },
+  )
 })
 
 describe('frames written by ClickHouse 26.7 (chdb) into MergeTree files', () => {

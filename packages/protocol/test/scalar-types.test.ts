@@ -394,7 +394,8 @@ describe('scalar types on ClickHouse 18.16', () => {
     )
     // 18.16 reads the gap of Moscow's midnight change (1981-04-01 00:30) with the old
     // offset; 26.7 and clickwire use the new one (see chdb-scalar-types.test.ts).
-    const moscowGap = texts.indexOf('1981-04-01 00:30:00')
+    // So on 26.7 every instant agrees with the server's own parse.
+    const moscowGap = server.generation === 'modern' ? -1 : texts.indexOf('1981-04-01 00:30:00')
     expect(tsvRows(text).map((row) => row.slice(0, 2))).toEqual(
       texts.map((_, row) => (row === moscowGap ? ['1', '0'] : ['1', '1'])),
     )

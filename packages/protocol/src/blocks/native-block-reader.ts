@@ -1,5 +1,11 @@
 import { codecFor } from '../columns/codec-registry.js'
 import type { CodecContext, ColumnCodec } from '../columns/column-codec.js'
+import {
+  isDefaultKinds,
+  kindsKey,
+  readSerializationKinds,
+  type SerializationKinds,
+} from '../columns/serialization-kinds.js'
 import { ClickwireError } from '../errors/clickwire-error.js'
 import { ProtocolError } from '../errors/protocol-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
@@ -10,6 +16,8 @@ import { type BlockColumn, type BlockInfo, defaultBlockInfo, type NativeBlock } 
 /** Largest column count / row count accepted in one block before the input is taken as malformed. */
 const maxColumns = 1_000_000
 const maxRows = 0x7fff_ffff
+/** Two-level aggregation has 256 buckets; ClickHouse caps the list at 65536 (MAX_OUT_OF_ORDER_BUCKETS). */
+const maxOutOfOrderBuckets = 65_536
 
 /** Reads BlockInfo: numbered fields ending with field 0. */
 export function readBlockInfo(reader: ByteReader): BlockInfo {
@@ -21,7 +29,13 @@ export function readBlockInfo(reader: ByteReader): BlockInfo {
     if (field === 0) return { isOverflows, bucketNumber }
     if (field === 1) isOverflows = reader.u8() !== 0
     else if (field === 2) bucketNumber = reader.i32()
-    else throw new ProtocolError(`unknown BlockInfo field ${field}`)
+    else if (field === 3) {
+      // Revision >= 54480: out_of_order_buckets, a VarUInt count of Int32 bucket ids (servers
+      // write it, empty, on every block); only distributed aggregation uses the ids.
+      const count = reader.varUInt()
+      if (count > maxOutOfOrderBuckets) throw new ProtocolError(`${count} out-of-order buckets in BlockInfo`)
+      for (let i = 0; i < count && !reader.short; i++) reader.i32()
+    } else throw new ProtocolError(`unknown BlockInfo field ${field}`)
   }
 }
 
@@ -48,7 +62,8 @@ interface PartialBlock {
  * naming the column.
  */
 export class NativeBlockReader {
-  private codecs: { name: string; typeName: string; codec: ColumnCodec }[] = []
+  /** Per column: the codec of its name, type and serialization kinds (a server may change them between blocks). */
+  private codecs: { name: string; typeName: string; layout: string; codec: ColumnCodec }[] = []
   /** What the last short attempt decoded (see {@link resume}). */
   private partial: PartialBlock | undefined
 
@@ -115,17 +130,22 @@ export class NativeBlockReader {
       const columnStart = reader.offset
       const name = reader.string()
       const typeName = reader.string()
+      let kinds: SerializationKinds | undefined
       if (this.context.revision >= Revision.withCustomSerialization) {
+        // has_custom, then (NativeReader: deserializeFromKindsBinary) the kinds of the column and its parts.
         const custom = reader.u8()
         if (custom !== 0 && !reader.short) {
-          throw new ProtocolError(`column [${index}] ${JSON.stringify(name)} uses a custom serialization`, {
-            path: 'Native block',
-          })
+          try {
+            kinds = readSerializationKinds(reader, parseTypeCached(typeName))
+          } catch (error) {
+            throw columnError(error, index, name, typeName)
+          }
+          if (kinds && isDefaultKinds(kinds)) kinds = undefined
         }
       }
       if (reader.short)
         return this.stopAt(reader, resumed?.start ?? start, columnStart, index, info, rows, columns)
-      const codec = this.codecAt(index, name, typeName)
+      const codec = this.codecAt(index, name, typeName, kinds)
       try {
         if (rows > 0) {
           codec.decodePrefix(reader)
@@ -165,16 +185,23 @@ export class NativeBlockReader {
     return undefined
   }
 
-  private codecAt(index: number, name: string, typeName: string): ColumnCodec {
+  private codecAt(
+    index: number,
+    name: string,
+    typeName: string,
+    kinds: SerializationKinds | undefined,
+  ): ColumnCodec {
+    const layout = kinds ? kindsKey(kinds) : ''
     const known = this.codecs[index]
-    if (known && known.name === name && known.typeName === typeName) return known.codec
+    if (known && known.name === name && known.typeName === typeName && known.layout === layout)
+      return known.codec
     let codec: ColumnCodec
     try {
-      codec = codecFor(parseTypeCached(typeName), this.context)
+      codec = codecFor(parseTypeCached(typeName), this.context, kinds)
     } catch (error) {
       throw columnError(error, index, name, typeName)
     }
-    this.codecs[index] = { name, typeName, codec }
+    this.codecs[index] = { name, typeName, layout, codec }
     return codec
   }
 }

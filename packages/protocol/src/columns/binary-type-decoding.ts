@@ -80,8 +80,13 @@ export function readBinaryType(reader: ByteReader, depth = 0): string {
       const scale = reader.u8()
       return `DateTime64(${scale}, ${quoteTypeString(reader.string())})`
     }
-    case 0x33:
+    // Time64 is 0x34 (0x33 is not a type code): checked against 26.7's RowBinaryWithNamesAndTypes.
+    case 0x34:
       return `Time64(${reader.u8()})`
+    case 0x36: {
+      const element = inner()
+      return `QBit(${element}, ${reader.varUInt()})`
+    }
     case 0x16:
       return `FixedString(${reader.varUInt()})`
     case 0x17:

@@ -2,11 +2,13 @@ import { arrayCodec } from './array-column.js'
 import type { CodecFactory } from './column-codec.js'
 import { dynamicCodec } from './dynamic-column.js'
 import { geoCodecs } from './geo-columns.js'
+import { geometryCodec } from './geometry-column.js'
 import { jsonCodec } from './json-column.js'
 import { lowCardinalityCodec } from './low-cardinality-column.js'
 import { mapCodec } from './map-column.js'
 import { nestedCodec } from './nested-column.js'
 import { nullableCodec } from './nullable-column.js'
+import { qbitCodec } from './qbit-column.js'
 import { tupleCodec } from './tuple-column.js'
 import { variantCodec } from './variant-column.js'
 
@@ -22,4 +24,6 @@ export const compositeCodecs: ReadonlyArray<readonly [string, CodecFactory]> = [
   ['Dynamic', dynamicCodec],
   ['JSON', jsonCodec],
   ...geoCodecs,
+  ['Geometry', geometryCodec],
+  ['QBit', qbitCodec],
 ]

@@ -210,7 +210,8 @@ export function dynamicCodec(type: TypeNode, _context: CodecContext, codecFor: C
     decode(reader: ByteReader, rows: number): Column {
       // The block reader decodes even after a short prefix; the result is then discarded.
       // A block of no rows (the header block of the native protocol) has no prefix and no data.
-      if (reader.short || rows === 0) return new FlattenedDynamicColumn(type, [], new Uint8Array(0), new Int32Array(0), [])
+      if (reader.short || rows === 0)
+        return new FlattenedDynamicColumn(type, [], new Uint8Array(0), new Int32Array(0), [])
       if (!layout) throw new ProtocolError('Dynamic data before its state prefix')
       if (layout.kind === 'variant') return layout.codec.decode(reader, rows)
       const { names, codecs: list, width } = layout

@@ -24,7 +24,7 @@ const notNullable = new Set([
  * when no {@link TypedValue} names one: string -> String, whole number -> Int64, other
  * number -> Float64, bigint -> Int64 (UInt64, Int128 or UInt128 when larger), boolean ->
  * Bool, Date -> DateTime64(3), Uint8Array -> String, array -> Array(element type),
- * Map -> Map(key type, value type). Returns undefined for null.
+ * Map -> Map(key type, value type), plain object -> JSON. Returns undefined for null.
  */
 export function inferDynamicType(value: unknown, row = 0): string | undefined {
   if (value instanceof TypedValue) return canonicalTypeText(parseTypeCached(value.type))
@@ -55,6 +55,13 @@ export function inferDynamicType(value: unknown, row = 0): string | undefined {
     case 'map': {
       const map = value as Map<unknown, unknown>
       return `Map(${commonType([...map.keys()], row)}, ${commonType([...map.values()], row)})`
+    }
+    case 'object': {
+      // A plain object is what a JSON value decodes to (e.g. the elements of an Array(JSON)
+      // path of a JSON column), so it is written back as JSON.
+      const prototype = Object.getPrototypeOf(value)
+      if (prototype === Object.prototype || prototype === null) return 'JSON'
+      break
     }
   }
   throw new UsageError(

@@ -12,6 +12,7 @@ import {
   zeroValue,
 } from './composite-support.js'
 import { dynamicCodec } from './dynamic-column.js'
+import { setPath } from './json-paths.js'
 import { RowBinaryReader } from './row-binary-value.js'
 import { scanStrings } from './string-column.js'
 import { TypedValue } from './typed-value.js'
@@ -21,35 +22,6 @@ const versionV1 = 0
 const versionString = 1
 const versionV2 = 2
 const versionFlattened = 3
-
-/** Sets `value` at a dotted path, making the intermediate objects. */
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  let node = target
-  let start = 0
-  for (;;) {
-    const dot = path.indexOf('.', start)
-    const key = dot < 0 ? path.slice(start) : path.slice(start, dot)
-    if (dot < 0) {
-      assign(node, key, value)
-      return
-    }
-    // Own keys only: `__proto__` or `constructor` must never reach a prototype.
-    let next = Object.hasOwn(node, key) ? node[key] : undefined
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) {
-      // A value and an object at the same path cannot both be shown: the object wins.
-      next = {}
-      assign(node, key, next)
-    }
-    node = next as Record<string, unknown>
-    start = dot + 1
-  }
-}
-
-function assign(node: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true })
-  else node[key] = value
-}
 
 /** JSON's shared data: per row, paths with binary-typed RowBinary values. */
 interface SharedData {

@@ -5,6 +5,7 @@ import { parseTypeCached } from '../types/type-parser.js'
 import { readBinaryType } from './binary-type-decoding.js'
 import type { CodecResolver, ColumnCodec } from './column-codec.js'
 import { canonicalTypeText, compareUtf8 } from './composite-support.js'
+import { setPath } from './json-paths.js'
 import { tupleNames } from './tuple-column.js'
 
 const maxDepth = 64
@@ -89,13 +90,42 @@ export class RowBinaryReader {
       }
       case 'Dynamic':
         return this.typedValue(reader)
+      case 'QBit': {
+        // RowBinary writes a QBit as its vector: a VarUInt size, then the elements.
+        const size = this.size(reader)
+        const element = typeArguments(type)[0]!
+        const out: unknown[] = []
+        for (let i = 0; i < size && !reader.short; i++) out.push(this.value(reader, element, next))
+        return out
+      }
       case 'JSON':
+        return this.json(reader, type, next)
       case 'Object':
-        throw new ProtocolError('JSON values inside Dynamic or JSON shared data are not supported')
+        throw new ProtocolError("Object('json') values inside Dynamic or JSON shared data are not supported")
     }
     const codec = this.codec(type)
     const column = codec.decode(reader, 1)
     return reader.short ? undefined : column.get(0)
+  }
+
+  /**
+   * A JSON value: a VarUInt count of paths, then each path and its value, in the typed
+   * path's own layout when the type declares the path, else as a Dynamic value.
+   */
+  private json(reader: ByteReader, type: TypeNode, depth: number): Record<string, unknown> {
+    const typed = new Map<string, TypeNode>()
+    for (const arg of type.args)
+      if (arg.kind === 'type' && arg.name !== undefined) typed.set(arg.name, arg.type)
+    const size = this.size(reader)
+    const out: Record<string, unknown> = {}
+    for (let i = 0; i < size && !reader.short; i++) {
+      const path = reader.string()
+      const pathType = typed.get(path)
+      const value = pathType ? this.value(reader, pathType, depth) : this.typedValue(reader)
+      // Like the JSON column: a typed path is always shown, an absent dynamic one never.
+      if (pathType || value !== null) setPath(out, path, value)
+    }
+    return out
   }
 
   private size(reader: ByteReader): number {

@@ -1,4 +1,5 @@
 import { aggregateFunctionCodec } from './aggregate-function-column.js'
+import { bfloat16Codec } from './bfloat16-column.js'
 import { boolCodec } from './bool-column.js'
 import type { CodecFactory } from './column-codec.js'
 import { dateCodec } from './date-column.js'
@@ -41,6 +42,7 @@ export const scalarCodecs: ReadonlyArray<readonly [string, CodecFactory]> = [
   ['UInt64', uint64Codec],
   ['Float32', float32Codec],
   ['Float64', float64Codec],
+  ['BFloat16', bfloat16Codec],
   ['String', stringCodec],
   ['Int128', int128Codec],
   ['UInt128', uint128Codec],

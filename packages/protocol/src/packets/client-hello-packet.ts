@@ -1,9 +1,10 @@
+import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { PacketCodec, PacketInput } from './packet-codec.js'
 import { ClientPacketId } from './packet-ids.js'
-import { Revision } from './protocol-revision.js'
+import { clientParallelReplicasProtocolVersion, Revision } from './protocol-revision.js'
 
 /**
  * The first packet of a connection (Connection::sendHello). Nothing is negotiated yet, so
@@ -61,23 +62,65 @@ export const clientHelloCodec: PacketCodec<ClientHelloPacket> = {
 }
 
 /**
- * What the client sends right after reading the server's Hello (Connection::sendAddendum),
- * without a packet id, when the negotiated revision is at least 54458: the quota key. (From
- * 54470 the chunked-framing choices follow, from 54471 the parallel-replicas protocol
- * version; both lie above `clientRevision`, so they are never negotiated with clickwire.)
+ * What the client sends right after reading the server's Hello (Connection::sendAddendum,
+ * read by TCPHandler::receiveAddendum), without a packet id: the quota key (revision >=
+ * 54458), the chunked-framing choices for the client's sending and receiving side (54470),
+ * the parallel-replicas protocol version (54471).
  */
 export interface Addendum {
   readonly quotaKey: string
+  /**
+   * `chunked` or `notchunked` for what the client sends (and, {@link chunkedReceive}, for
+   * what it receives). clickwire always declines: `notchunked`, as clickhouse-client does
+   * with `proto_caps` off. Defaults to `notchunked`.
+   */
+  readonly chunkedSend?: string
+  readonly chunkedReceive?: string
+  /** Defaults to {@link clientParallelReplicasProtocolVersion}. */
+  readonly parallelReplicasProtocolVersion?: number
 }
 
 /** Writes the addendum; writes nothing below revision 54458. */
 export function encodeAddendum(writer: ByteWriter, addendum: Addendum, revision: number): void {
   if (revision >= Revision.withQuotaKey) writer.string(addendum.quotaKey)
+  if (revision >= Revision.withChunkedPackets) {
+    writer.string(addendum.chunkedSend ?? notChunked)
+    writer.string(addendum.chunkedReceive ?? notChunked)
+  }
+  if (revision >= Revision.withVersionedParallelReplicasProtocol) {
+    writer.varUInt(addendum.parallelReplicasProtocolVersion ?? clientParallelReplicasProtocolVersion)
+  }
 }
 
 /** Reads the addendum (a server's view); undefined when short. */
-export function decodeAddendum(reader: ByteReader, revision: number): Addendum | undefined {
+export function decodeAddendum(reader: ByteReader, revision: number): Required<Addendum> | undefined {
   const quotaKey = revision >= Revision.withQuotaKey ? reader.string() : ''
+  const chunkedSend = revision >= Revision.withChunkedPackets ? reader.string() : notChunked
+  const chunkedReceive = revision >= Revision.withChunkedPackets ? reader.string() : notChunked
+  const parallelReplicasProtocolVersion =
+    revision >= Revision.withVersionedParallelReplicasProtocol ? reader.varUInt() : 0
   if (reader.short) return undefined
-  return { quotaKey }
+  return { quotaKey, chunkedSend, chunkedReceive, parallelReplicasProtocolVersion }
+}
+
+const notChunked = 'notchunked'
+
+/**
+ * Checks that the server lets a client without chunked framing in: a server whose
+ * `proto_caps` say plain `chunked` for either direction refuses `notchunked` (only the
+ * `_optional` forms and `notchunked` leave the choice to the client). Throws a
+ * {@link ProtocolError} naming the setting; returns nothing otherwise.
+ */
+export function checkChunkedFraming(hello: { chunkedSend: string; chunkedReceive: string }): void {
+  for (const [direction, mode] of [
+    ['send', hello.chunkedSend],
+    ['recv', hello.chunkedReceive],
+  ] as const) {
+    if (mode === 'chunked') {
+      throw new ProtocolError(
+        `the server requires chunked packets (proto_caps.${direction} = chunked); clickwire speaks only notchunked`,
+        { path: 'server Hello' },
+      )
+    }
+  }
 }

@@ -2,6 +2,7 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
+import { maxPacketListLength } from './packet-codec.js'
 import { Revision } from './protocol-revision.js'
 
 /*
@@ -83,6 +84,18 @@ export interface ClientInfo {
   readonly collaborateWithInitiator: boolean
   readonly countParticipatingReplicas: number
   readonly numberOfCurrentReplica: number
+  /** Revision >= 54475: the query's number within a multi-query script (0 for a single query). */
+  readonly scriptQueryNumber: number
+  /** Revision >= 54475: the line the query starts on within that script (0 for a single query). */
+  readonly scriptLineNumber: number
+  /** Revision >= 54476: a JSON Web Token an initiator forwards to other servers; empty for a client. */
+  readonly jwt: string
+  /** Revision >= 54485: the AI coding agent that runs the client (`claude-code`, ...), empty when none. */
+  readonly clientAgent: string
+  /** Revision >= 54486: a query the server runs for itself; false for a client. */
+  readonly isInternal: boolean
+  /** Revision >= 54488: the initiator's current roles, forwarded between servers; undefined for a client. */
+  readonly currentRoles: readonly string[] | undefined
 }
 
 /** What identifies the client in the ClientInfo of its own queries. */
@@ -128,6 +141,12 @@ export function initialClientInfo(identity: ClientIdentity): ClientInfo {
     collaborateWithInitiator: false,
     countParticipatingReplicas: 0,
     numberOfCurrentReplica: 0,
+    scriptQueryNumber: 0,
+    scriptLineNumber: 0,
+    jwt: '',
+    clientAgent: '',
+    isInternal: false,
+    currentRoles: undefined,
   }
 }
 
@@ -190,6 +209,25 @@ export function writeClientInfo(writer: ByteWriter, info: ClientInfo, revision: 
     writer.varUInt(info.countParticipatingReplicas)
     writer.varUInt(info.numberOfCurrentReplica)
   }
+  if (revision >= Revision.withQueryAndLineNumbers) {
+    writer.varUInt(info.scriptQueryNumber)
+    writer.varUInt(info.scriptLineNumber)
+  }
+  if (revision >= Revision.withJwtInInterserver) {
+    // A presence byte, then the token only when there is one.
+    writer.u8(info.jwt === '' ? 0 : 1)
+    if (info.jwt !== '') writer.string(info.jwt)
+  }
+  if (revision >= Revision.withClientAgentInClientInfo) writer.string(info.clientAgent)
+  if (revision >= Revision.withInternalQueryFlag) writer.u8(info.isInternal ? 1 : 0)
+  if (revision >= Revision.withInterserverCurrentRoles) {
+    const roles = info.currentRoles
+    writer.u8(roles === undefined ? 0 : 1)
+    if (roles !== undefined) {
+      writer.varUInt(roles.length)
+      for (const role of roles) writer.string(role)
+    }
+  }
 }
 
 const noQuery: Omit<ClientInfo, 'queryKind'> = Object.freeze({
@@ -215,6 +253,12 @@ const noQuery: Omit<ClientInfo, 'queryKind'> = Object.freeze({
   collaborateWithInitiator: false,
   countParticipatingReplicas: 0,
   numberOfCurrentReplica: 0,
+  scriptQueryNumber: 0,
+  scriptLineNumber: 0,
+  jwt: '',
+  clientAgent: '',
+  isInternal: false,
+  currentRoles: undefined,
 })
 
 /** Reads ClientInfo; undefined when short. */
@@ -282,6 +326,22 @@ export function readClientInfo(reader: ByteReader, revision: number): ClientInfo
     countParticipatingReplicas = reader.varUInt()
     numberOfCurrentReplica = reader.varUInt()
   }
+  const scriptQueryNumber = revision >= Revision.withQueryAndLineNumbers ? reader.varUInt() : 0
+  const scriptLineNumber = revision >= Revision.withQueryAndLineNumbers ? reader.varUInt() : 0
+  let jwt = ''
+  if (revision >= Revision.withJwtInInterserver && reader.u8() !== 0) jwt = reader.string()
+  const clientAgent = revision >= Revision.withClientAgentInClientInfo ? reader.string() : ''
+  const isInternal = revision >= Revision.withInternalQueryFlag ? reader.u8() !== 0 : false
+  let currentRoles: string[] | undefined
+  if (revision >= Revision.withInterserverCurrentRoles && reader.u8() !== 0) {
+    const count = reader.varUInt()
+    if (reader.short) return undefined
+    if (count > maxPacketListLength) {
+      throw new ProtocolError(`${count} current roles`, { path: 'Query > ClientInfo' })
+    }
+    currentRoles = []
+    for (let i = 0; i < count && !reader.short; i++) currentRoles.push(reader.string())
+  }
   if (reader.short) return undefined
   return {
     queryKind,
@@ -307,5 +367,11 @@ export function readClientInfo(reader: ByteReader, revision: number): ClientInfo
     collaborateWithInitiator,
     countParticipatingReplicas,
     numberOfCurrentReplica,
+    scriptQueryNumber,
+    scriptLineNumber,
+    jwt,
+    clientAgent,
+    isInternal,
+    currentRoles,
   }
 }

@@ -73,10 +73,20 @@ describe('addendum', () => {
   it('is the quota key from revision 54458, nothing before', () => {
     const bytes = bytesOf((writer) => encodeAddendum(writer, { quotaKey: 'key' }, 54460))
     expect(hex(bytes)).toBe(str('key'))
-    expect(decodeAll(bytes, (reader) => decodeAddendum(reader, 54460))).toEqual({ quotaKey: 'key' })
+    expect(decodeAll(bytes, (reader) => decodeAddendum(reader, 54460))).toEqual({
+      quotaKey: 'key',
+      chunkedSend: 'notchunked',
+      chunkedReceive: 'notchunked',
+      parallelReplicasProtocolVersion: 0,
+    })
     expectTruncationsReported(bytes, (reader) => decodeAddendum(reader, 54460))
     expect(bytesOf((writer) => encodeAddendum(writer, { quotaKey: 'key' }, 54457)).length).toBe(0)
-    expect(decodeAll(new Uint8Array(0), (reader) => decodeAddendum(reader, 54412))).toEqual({ quotaKey: '' })
+    expect(decodeAll(new Uint8Array(0), (reader) => decodeAddendum(reader, 54412))).toEqual({
+      quotaKey: '',
+      chunkedSend: 'notchunked',
+      chunkedReceive: 'notchunked',
+      parallelReplicasProtocolVersion: 0,
+    })
   })
 })
 

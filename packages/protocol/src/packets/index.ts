@@ -1,6 +1,7 @@
 export {
   type Addendum,
   type ClientHelloPacket,
+  checkChunkedFraming,
   clientHelloCodec,
   decodeAddendum,
   encodeAddendum,
@@ -81,6 +82,7 @@ export {
   type ServerBlockPacketType,
   scalarCodec,
   serverBlockCompression,
+  serverBodyCompressed,
   serverDataCodec,
   sshChallengeCodec,
   sshChallengeRequestCodec,

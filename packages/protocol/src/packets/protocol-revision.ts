@@ -41,18 +41,43 @@ export const Revision = {
   withSparseSerialization: 54465,
   withSshAuthentication: 54466,
   withTableReadOnlyCheck: 54467,
+  withSystemKeywordsTable: 54468,
   withRowsBeforeAggregation: 54469,
   withChunkedPackets: 54470,
+  withVersionedParallelReplicasProtocol: 54471,
+  withInterserverExternallyGrantedRoles: 54472,
   withV2DynamicAndJsonSerialization: 54473,
+  withServerSettings: 54474,
+  withQueryAndLineNumbers: 54475,
+  withJwtInInterserver: 54476,
+  withQueryPlanSerialization: 54477,
+  withParallelBlockMarshalling: 54478,
+  withVersionedClusterFunctionProtocol: 54479,
+  withOutOfOrderBucketsInAggregation: 54480,
+  withCompressedLogsProfileEventsColumns: 54481,
+  withReplicatedSerialization: 54482,
+  withNullableSparseSerialization: 54483,
+  withProgressInAsyncInsert: 54484,
+  withClientAgentInClientInfo: 54485,
+  withInternalQueryFlag: 54486,
+  withInterserverSecretTablesStatus: 54487,
+  withInterserverCurrentRoles: 54488,
   withStringWithSizeStreamSerialization: 54492,
 } as const
 
 /**
- * The revision clickwire announces: the level of the peers (ch-go, clickhouse-go). Every
- * gated field up to it is implemented; sparse columns (54465) and chunked framing (54470)
- * lie above it, so servers never send them to us.
+ * The revision clickwire announces: that of ClickHouse 26.7. Every gated field up to it is
+ * implemented. Chunked framing (54470) is negotiated away ("notchunked" both ways), and the
+ * inter-server-only fields (JWT, roles, secrets) are sent empty.
  */
-export const clientRevision = 54460
+export const clientRevision = 54488
+
+/**
+ * The parallel-replicas protocol version a client names in its addendum (revision >= 54471),
+ * DBMS_PARALLEL_REPLICAS_PROTOCOL_VERSION of the same ClickHouse as {@link clientRevision}.
+ * Only a replica taking part in a parallel read acts on it.
+ */
+export const clientParallelReplicasProtocolVersion = 8
 
 /** Debian bookworm's clickhouse-server 18.16.1. */
 export const revision18_16 = 54412

@@ -17,7 +17,7 @@ import {
 
 /**
  * A query (Connection::sendQuery): id, ClientInfo (revision >= 54032), settings, the
- * inter-server secret hash (revision >= 54441; empty for a client), the processing stage,
+ * externally granted roles (revision >= 54472; empty for a client), the inter-server secret hash (revision >= 54441; empty for a client), the processing stage,
  * whether blocks are compressed, the SQL, and query parameters (revision >= 54459).
  *
  * After it the client always sends the external tables' Data packets, if any, and then one
@@ -30,6 +30,11 @@ export interface QueryPacket {
   readonly queryId: string
   readonly clientInfo: ClientInfo
   readonly settings: readonly QuerySetting[]
+  /**
+   * Revision >= 54472: roles an external authenticator granted the initiating user, as an
+   * inter-server initiator forwards them (a serialized string vector); empty for a client.
+   */
+  readonly externalRoles: string
   /** The hash a server forwarding a secondary query sends; always empty for a client. */
   readonly interserverSecret: string
   /** One of {@link QueryStage}; a client asks for `Complete`. */
@@ -47,6 +52,7 @@ export interface QueryPacketInput {
   readonly queryId: string
   readonly clientInfo: ClientInfo
   readonly settings?: readonly QuerySetting[]
+  readonly externalRoles?: string
   readonly interserverSecret?: string
   readonly stage?: number
   readonly compression: boolean
@@ -67,6 +73,9 @@ export const queryCodec: PacketCodec<QueryPacket, QueryPacketInput> = {
     writer.string(query.queryId)
     writeClientInfo(writer, query.clientInfo, revision)
     writeSettings(writer, query.settings ?? [], revision)
+    const roles = query.externalRoles ?? ''
+    if (revision >= Revision.withInterserverExternallyGrantedRoles) writer.string(roles)
+    else if (roles !== '') throw new UsageError('externally granted roles need revision 54472')
     const secret = query.interserverSecret ?? ''
     if (revision >= Revision.withInterserverSecret) writer.string(secret)
     else if (secret !== '') throw new UsageError('the inter-server secret needs revision 54441')
@@ -87,6 +96,7 @@ export const queryCodec: PacketCodec<QueryPacket, QueryPacketInput> = {
     if (clientInfo === undefined) return undefined
     const settings = readSettings(reader, revision)
     if (settings === undefined) return undefined
+    const externalRoles = revision >= Revision.withInterserverExternallyGrantedRoles ? reader.string() : ''
     const interserverSecret = revision >= Revision.withInterserverSecret ? reader.string() : ''
     const stage = reader.varUInt()
     const compression = reader.varUInt()
@@ -100,6 +110,7 @@ export const queryCodec: PacketCodec<QueryPacket, QueryPacketInput> = {
       queryId,
       clientInfo,
       settings,
+      externalRoles,
       interserverSecret,
       stage,
       compression: compression === 1,

@@ -4,6 +4,7 @@ import type { ByteWriter } from '../io/byte-writer.js'
 import type { PacketCodec, PacketInput } from './packet-codec.js'
 import { ServerPacketId } from './packet-ids.js'
 import { Revision } from './protocol-revision.js'
+import { type QuerySetting, readSettings, writeSettings } from './query-settings.js'
 
 /** A password rule a server announces (revision >= 54461): a regular expression and the message shown when it fails. */
 export interface PasswordComplexityRule {
@@ -33,6 +34,23 @@ export interface ServerHelloPacket {
   readonly passwordComplexityRules: readonly PasswordComplexityRule[]
   /** Revision >= 54462: a random number for inter-server authentication. */
   readonly nonce: bigint | undefined
+  /**
+   * Revision >= 54470: how the server sends and receives packets (`chunked`, `notchunked`,
+   * or either with `_optional`: the client may choose). Empty below it.
+   */
+  readonly chunkedSend: string
+  readonly chunkedReceive: string
+  /** Revision >= 54471: DBMS_PARALLEL_REPLICAS_PROTOCOL_VERSION of the server (0 below it). */
+  readonly parallelReplicasProtocolVersion: number
+  /**
+   * Revision >= 54474: the setting changes of the user's profile the server asks the client
+   * to apply to its session (empty unless `apply_settings_from_server`, and for inter-server).
+   */
+  readonly settings: readonly QuerySetting[]
+  /** Revision >= 54477: DBMS_QUERY_PLAN_SERIALIZATION_VERSION of the server (0 below it). */
+  readonly queryPlanSerializationVersion: number
+  /** Revision >= 54479: DBMS_CLUSTER_PROCESSING_PROTOCOL_VERSION of the server (0 below it). */
+  readonly clusterFunctionProtocolVersion: number
 }
 
 /** Servers announce only a handful of password rules; more is taken as malformed input (as in DBMS_MAX_PASSWORD_COMPLEXITY_RULES). */
@@ -58,9 +76,17 @@ export const serverHelloCodec: PacketCodec<ServerHelloPacket> = {
     writer.varUInt(hello.versionMajor)
     writer.varUInt(hello.versionMinor)
     writer.varUInt(hello.revision)
+    // The one field ahead of the time zone: TCPHandler::sendHello writes it right after the revision.
+    if (effective >= Revision.withVersionedParallelReplicasProtocol) {
+      writer.varUInt(hello.parallelReplicasProtocolVersion)
+    }
     if (effective >= Revision.withServerTimezone) writer.string(hello.timezone)
     if (effective >= Revision.withServerDisplayName) writer.string(hello.displayName)
     if (effective >= Revision.withVersionPatch) writer.varUInt(hello.versionPatch)
+    if (effective >= Revision.withChunkedPackets) {
+      writer.string(hello.chunkedSend)
+      writer.string(hello.chunkedReceive)
+    }
     if (effective >= Revision.withPasswordComplexityRules) {
       writer.varUInt(hello.passwordComplexityRules.length)
       for (const rule of hello.passwordComplexityRules) {
@@ -69,6 +95,11 @@ export const serverHelloCodec: PacketCodec<ServerHelloPacket> = {
       }
     }
     if (effective >= Revision.withInterserverSecretV2) writer.u64(hello.nonce ?? 0n)
+    if (effective >= Revision.withServerSettings) writeSettings(writer, hello.settings, effective)
+    if (effective >= Revision.withQueryPlanSerialization) writer.varUInt(hello.queryPlanSerializationVersion)
+    if (effective >= Revision.withVersionedClusterFunctionProtocol) {
+      writer.varUInt(hello.clusterFunctionProtocolVersion)
+    }
   },
   decodeBody(reader: ByteReader, revision: number): ServerHelloPacket | undefined {
     const name = reader.string()
@@ -77,9 +108,13 @@ export const serverHelloCodec: PacketCodec<ServerHelloPacket> = {
     const serverRevision = reader.varUInt()
     if (reader.short) return undefined
     const effective = negotiatedRevision(revision, serverRevision)
+    const parallelReplicasProtocolVersion =
+      effective >= Revision.withVersionedParallelReplicasProtocol ? reader.varUInt() : 0
     const timezone = effective >= Revision.withServerTimezone ? reader.string() : ''
     const displayName = effective >= Revision.withServerDisplayName ? reader.string() : ''
     const versionPatch = effective >= Revision.withVersionPatch ? reader.varUInt() : serverRevision
+    const chunkedSend = effective >= Revision.withChunkedPackets ? reader.string() : ''
+    const chunkedReceive = effective >= Revision.withChunkedPackets ? reader.string() : ''
     const passwordComplexityRules: PasswordComplexityRule[] = []
     if (effective >= Revision.withPasswordComplexityRules) {
       const count = reader.varUInt()
@@ -95,6 +130,17 @@ export const serverHelloCodec: PacketCodec<ServerHelloPacket> = {
     }
     const nonce = effective >= Revision.withInterserverSecretV2 ? reader.u64() : undefined
     if (reader.short) return undefined
+    let settings: QuerySetting[] = []
+    if (effective >= Revision.withServerSettings) {
+      const read = readSettings(reader, effective)
+      if (read === undefined) return undefined
+      settings = read
+    }
+    const queryPlanSerializationVersion =
+      effective >= Revision.withQueryPlanSerialization ? reader.varUInt() : 0
+    const clusterFunctionProtocolVersion =
+      effective >= Revision.withVersionedClusterFunctionProtocol ? reader.varUInt() : 0
+    if (reader.short) return undefined
     return {
       type: 'Hello',
       name,
@@ -106,6 +152,12 @@ export const serverHelloCodec: PacketCodec<ServerHelloPacket> = {
       versionPatch,
       passwordComplexityRules,
       nonce,
+      chunkedSend,
+      chunkedReceive,
+      parallelReplicasProtocolVersion,
+      settings,
+      queryPlanSerializationVersion,
+      clusterFunctionProtocolVersion,
     }
   },
 }

@@ -34,6 +34,12 @@ const hello1816: ServerHelloPacket = {
   versionPatch: 1,
   passwordComplexityRules: [],
   nonce: undefined,
+  chunkedSend: '',
+  chunkedReceive: '',
+  parallelReplicasProtocolVersion: 0,
+  settings: [],
+  queryPlanSerializationVersion: 0,
+  clusterFunctionProtocolVersion: 0,
 }
 
 describe('server Hello', () => {

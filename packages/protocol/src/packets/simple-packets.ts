@@ -129,9 +129,10 @@ export const profileEventsCodec = stringPacket(
 
 /**
  * Which server packets carry a Native block after their header, and whether that block goes
- * through the compressed-frame layer when the query enabled compression. Log and
- * ProfileEvents blocks are always written raw (TCPHandler writes them straight to the
- * socket buffer).
+ * through the compressed-frame layer when the query enabled compression below revision
+ * 54481. There Log and ProfileEvents blocks are always written raw (TCPHandler writes them
+ * straight to the socket buffer); from 54481 they are compressed like Data, see
+ * {@link serverBodyCompressed}.
  */
 export const serverBlockCompression = Object.freeze({
   Data: true,
@@ -142,3 +143,18 @@ export const serverBlockCompression = Object.freeze({
 } as const)
 
 export type ServerBlockPacketType = keyof typeof serverBlockCompression
+
+/**
+ * Whether the body of a server packet travels in compressed frames on a connection of
+ * `revision` whose query enabled compression: Data, Totals and Extremes blocks always; Log
+ * and ProfileEvents blocks and the two strings of TableColumns from revision 54481
+ * (DBMS_MIN_REVISION_WITH_COMPRESSED_LOGS_PROFILE_EVENTS_COLUMNS). The packet id and the
+ * header string of a block packet always travel raw.
+ */
+export function serverBodyCompressed(
+  type: ServerBlockPacketType | 'TableColumns',
+  revision: number,
+): boolean {
+  if (type === 'TableColumns') return revision >= Revision.withCompressedLogsProfileEventsColumns
+  return serverBlockCompression[type] || revision >= Revision.withCompressedLogsProfileEventsColumns
+}

@@ -13,7 +13,17 @@ function ts(type: string, mapping: Partial<ValueMapping> = {}): string {
 
 describe('type mapping', () => {
   it('maps small integers and floats to number', () => {
-    for (const type of ['Int8', 'Int16', 'Int32', 'UInt8', 'UInt16', 'UInt32', 'Float32', 'Float64'])
+    for (const type of [
+      'Int8',
+      'Int16',
+      'Int32',
+      'UInt8',
+      'UInt16',
+      'UInt32',
+      'Float32',
+      'Float64',
+      'BFloat16',
+    ])
       expect([type, ts(type)]).toEqual([type, 'number'])
   })
 
@@ -139,7 +149,8 @@ describe('type mapping', () => {
     expect(aggregate.tsType).toBe('unknown')
     expect(aggregate.unsupported[0]).toMatch(/quantiles.*finalizeAggregation/)
     expect(isSupportedType(parseType('Map(String, Nullable(Decimal(9, 2)))'))).toBe(true)
-    expect(isSupportedType(parseType('Tuple(a BFloat16)'))).toBe(false)
+    expect(isSupportedType(parseType('Tuple(a BFloat16)'))).toBe(true)
+    expect(isSupportedType(parseType('Tuple(a Foo)'))).toBe(false)
   })
 
   it('lists the canonical families, every one with a codec and a table entry', () => {

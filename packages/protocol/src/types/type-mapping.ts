@@ -126,7 +126,17 @@ function family(name: string, runtime: string, tsType: TypeFamily['tsType']): Ty
   return { name, runtime, tsType }
 }
 
-const numberFamilies = ['Int8', 'Int16', 'Int32', 'UInt8', 'UInt16', 'UInt32', 'Float32', 'Float64']
+const numberFamilies = [
+  'Int8',
+  'Int16',
+  'Int32',
+  'UInt8',
+  'UInt16',
+  'UInt32',
+  'Float32',
+  'Float64',
+  'BFloat16',
+]
 const wideFamilies = ['Int64', 'UInt64', 'Int128', 'UInt128', 'Int256', 'UInt256']
 const intervalFamilies = [
   'IntervalNanosecond',
@@ -217,6 +227,10 @@ const table: readonly TypeFamily[] = [
   family('Polygon', 'an array of rings', () => arrayOf(arrayOf(point))),
   family('MultiLineString', 'an array of line strings', () => arrayOf(arrayOf(point))),
   family('MultiPolygon', 'an array of polygons', () => arrayOf(arrayOf(arrayOf(point)))),
+  family('Geometry', 'the present shape (a point or arrays of points), or null', () =>
+    unionOf([point, arrayOf(point), arrayOf(arrayOf(point)), arrayOf(arrayOf(arrayOf(point))), 'null']),
+  ),
+  family('QBit', 'an array of numbers (the vector)', () => 'number[]'),
 ]
 
 const byName: ReadonlyMap<string, TypeFamily> = new Map(table.map((entry) => [entry.name, entry]))
