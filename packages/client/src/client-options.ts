@@ -140,7 +140,7 @@ export function parseClientUrl(url: string): ParsedUrl {
     rawPath,
     path,
     parameters,
-  } = parseConnectionUrl(url, defaultPorts)
+  } = parseConnectionUrl(url, defaultPorts, 'client URL')
   const scheme = schemes[schemeName as keyof typeof schemes]
   const parsed: ParsedUrl = {
     kind: scheme.kind,

@@ -29,11 +29,11 @@ describe('parseNativeUrl', () => {
 
   it('rejects what is not a native URL, without echoing secrets', () => {
     expect(() => parseNativeUrl('http://h:8123')).toThrow(
-      'a URL here starts with clickhouse:// or clickhouses://, not http://',
+      'cannot read the native URL: it starts with clickhouse:// or clickhouses://, not http://',
     )
     // A port is not quoted: a password that was not percent-encoded may have put part of itself there.
     expect(() => parseNativeUrl('clickhouse://u:secret@h:99999')).toThrow(
-      'invalid port in the URL (a port is between 1 and 65535); percent-encode',
+      'invalid port in the native URL (a port is between 1 and 65535); percent-encode',
     )
     expect(() => parseNativeUrl('clickhouse:///db')).toThrow('names no host')
   })

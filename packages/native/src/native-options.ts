@@ -109,7 +109,7 @@ export interface ParsedNativeUrl {
  * (`clickhouses://` for TLS). Several comma-separated hosts give failover.
  */
 export function parseNativeUrl(url: string): ParsedNativeUrl {
-  const parsed = parseConnectionUrl(url, defaultPorts)
+  const parsed = parseConnectionUrl(url, defaultPorts, 'native URL')
   return {
     hosts: parsed.endpoints.map(({ host, port }) => ({ host, port })),
     secure: parsed.scheme === 'clickhouses:',

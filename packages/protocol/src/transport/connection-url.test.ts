@@ -95,9 +95,9 @@ describe('parseConnectionUrl', () => {
 
   it('refuses other schemes, no host, bad ports and broken percent escapes without quoting the URL', () => {
     expect(failure('postgres://u:secret-pw@h')!.message).toBe(
-      'a URL here starts with clickhouse://, clickhouses://, http:// or https://, not postgres://',
+      'cannot read the URL: it starts with clickhouse://, clickhouses://, http:// or https://, not postgres://',
     )
-    expect(failure('h:9000')!.message).toContain('(got no scheme)')
+    expect(failure('h:9000')!.message).toContain('(it has no scheme)')
     expect(failure('clickhouse:///db')!.message).toBe('the URL names no host')
     expect(failure('clickhouse://u:secret-pw@h:0')!.message).toMatch(
       /^invalid port in the URL \(a port is between 1 and 65535\); percent-encode/,

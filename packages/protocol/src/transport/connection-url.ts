@@ -33,12 +33,12 @@ const schemes = new Set(['clickhouse:', 'clickhouses:', 'http:', 'https:'])
 const encodeAdvice =
   'percent-encode the characters @ : / ? # % in the user name and password (%40 %3A %2F %3F %23 %25), or pass them as the username/password options'
 
-function decodePart(text: string, what: string): string {
+function decodePart(text: string, part: string, what: string): string {
   try {
     return decodeURIComponent(text)
   } catch {
     throw new UsageError(
-      `cannot read the ${what} of the URL: a % is not followed by two hex digits; ${encodeAdvice}`,
+      `cannot read the ${part} of the ${what}: a % is not followed by two hex digits; ${encodeAdvice}`,
     )
   }
 }
@@ -62,6 +62,8 @@ function decodePart(text: string, what: string): string {
 export function parseConnectionUrl(
   url: string,
   defaultPorts: Readonly<Record<string, number>>,
+  /** What messages call the URL: `client URL`, `native URL`. */
+  what = 'URL',
 ): ConnectionUrl {
   const text = String(url).trim()
   const schemeEnd = text.indexOf('://')
@@ -71,7 +73,7 @@ export function parseConnectionUrl(
     const known = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('')
     // Only the scheme is quoted: it comes before any credential.
     throw new UsageError(
-      `a URL here starts with ${known}${scheme ? `, not ${scheme}//` : ` (got no scheme)`}`,
+      `cannot read the ${what}: it starts with ${known}${scheme ? `, not ${scheme}//` : ' (it has no scheme)'}`,
     )
   }
   const rest = text.slice(schemeEnd + 3)
@@ -97,19 +99,19 @@ export function parseConnectionUrl(
     .map((part) => {
       const address = /^\s*(?:\[([0-9A-Fa-f:.]+)\]|([^\s@:/?#[\],]+))(?::(\d{1,5}))?\s*$/.exec(part)
       // The part may be a piece of a password that was not encoded: say so, quote nothing.
-      if (!address) throw new UsageError(`cannot read the hosts of the URL; ${encodeAdvice}`)
+      if (!address) throw new UsageError(`cannot read the hosts of the ${what}; ${encodeAdvice}`)
       const port = address[3] === undefined ? defaultPort : Number(address[3])
       if (!(port > 0 && port < 65_536))
-        throw new UsageError(`invalid port in the URL (a port is between 1 and 65535); ${encodeAdvice}`)
-      return { host: address[1] ?? decodePart(address[2]!, 'host'), port }
+        throw new UsageError(`invalid port in the ${what} (a port is between 1 and 65535); ${encodeAdvice}`)
+      return { host: address[1] ?? decodePart(address[2]!, 'host', what), port }
     })
-  if (endpoints.length === 0) throw new UsageError('the URL names no host')
+  if (endpoints.length === 0) throw new UsageError(`the ${what} names no host`)
   let username: string | undefined
   let password: string | undefined
   if (credentials !== undefined) {
     const colon = credentials.indexOf(':')
-    username = decodePart(colon < 0 ? credentials : credentials.slice(0, colon), 'user name')
-    if (colon >= 0) password = decodePart(credentials.slice(colon + 1), 'password')
+    username = decodePart(colon < 0 ? credentials : credentials.slice(0, colon), 'user name', what)
+    if (colon >= 0) password = decodePart(credentials.slice(colon + 1), 'password', what)
   }
   const parameters: [string, string][] = [...new URLSearchParams(query)]
   // No setting or option name has an @, and a fragment means nothing here: an @ there is the
@@ -118,7 +120,7 @@ export function parseConnectionUrl(
     tail.slice(fragment < 0 ? tail.length : fragment).includes('@') ||
     parameters.some(([key]) => key.includes('@'))
   )
-    throw new UsageError(`cannot read the URL; ${encodeAdvice}`)
-  const path = rawPath.length > 1 ? decodePart(rawPath.slice(1), 'path') : ''
+    throw new UsageError(`cannot read the ${what}; ${encodeAdvice}`)
+  const path = rawPath.length > 1 ? decodePart(rawPath.slice(1), 'path', what) : ''
   return { scheme, endpoints, username, password, rawPath, path, parameters }
 }
