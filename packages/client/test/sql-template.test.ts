@@ -1,9 +1,12 @@
 // The sql tag: values become typed parameters (never SQL text), identifiers and raw SQL go in
 // through sql.id and sql.raw, and `{name:Type}` placeholders take `params`. Same on both
-// transports (18.16 has no server-side parameters: both substitute typed literals).
+// transports (18.16 has no server-side parameters: both substitute typed literals). A value's
+// type follows the server: 18.16 has no Bool and no DateTime64, 26.x has both.
 import { describe, expect, it } from 'vitest'
 import { sql, UsageError } from '../src/index.js'
-import { clientFor, transports } from './transports.js'
+import { clientFor, server, transports } from './transports.js'
+
+const modern = server.generation === 'modern'
 
 describe.each(transports)('%s', (transport) => {
   it('sends each interpolated value as a parameter typed from the JS value', async () => {
@@ -20,7 +23,7 @@ describe.each(transports)('%s', (transport) => {
       ['unsigned', 'UInt64'],
       ['text', 'String'],
       // 18.16 has no Bool: booleans are UInt8 0/1.
-      ['flag', 'UInt8'],
+      ['flag', modern ? 'Bool' : 'UInt8'],
       ['date', 'String'],
       ['ints', 'Array(Int64)'],
       ['nothing', 'Nullable(Nothing)'],
@@ -34,9 +37,10 @@ describe.each(transports)('%s', (transport) => {
         big: -5n,
         unsigned: 2n ** 63n,
         text: "it's",
-        flag: 1,
-        // 18.16 has no DateTime64: a Date of whole seconds is a DateTime('UTC').
-        date: '2020-01-02 03:04:05',
+        flag: modern ? true : 1,
+        // A Date is a DateTime64(3, 'UTC'); 18.16 has no DateTime64, and there a Date of
+        // whole seconds is a DateTime('UTC').
+        date: modern ? '2020-01-02 03:04:05.000' : '2020-01-02 03:04:05',
         ints: [1n, 2n],
         nothing: null,
         texts: ['a', null],
@@ -88,12 +92,17 @@ describe.each(transports)('%s', (transport) => {
     await ch.command('SELECT {n:UInt8}', { params: { n: 1 } })
   })
 
+  it('sends a Date with milliseconds as DateTime64(3), and refuses it where the server has none', async () => {
+    await using ch = clientFor(transport)
+    const query = sql`SELECT toString(${new Date('2020-01-01T00:00:00.5Z')}) AS at`
+    // 18.16 has no DateTime64, and DateTime('UTC') would drop the milliseconds: the client
+    // refuses before sending anything rather than send a different instant.
+    if (modern) expect(await (await ch.query(query)).rows()).toEqual([{ at: '2020-01-01 00:00:00.500' }])
+    else await expect(ch.query(query)).rejects.toBeInstanceOf(UsageError)
+  })
+
   it('refuses what it cannot type exactly, before anything is sent', async () => {
     await using ch = clientFor(transport)
-    // Milliseconds need DateTime64, which 18.16 does not have.
-    await expect(ch.query(sql`SELECT ${new Date('2020-01-01T00:00:00.5Z')}`)).rejects.toBeInstanceOf(
-      UsageError,
-    )
     await expect(ch.query(sql`SELECT ${[1, 'a']}`)).rejects.toBeInstanceOf(UsageError)
     await expect(ch.query(sql`SELECT ${1}`, { params: { p0: 2 } })).rejects.toThrow('given twice')
   })

@@ -94,6 +94,7 @@ export class ClickHouseConnection implements DatabaseConnection {
       compiled = new ClickHouseQueryCompiler({
         profile: this.#state.profile,
         deleteStatement: this.#config.deleteStatement,
+        updateStatement: this.#config.updateStatement,
       }).compileQuery(compiled.query, compiled.queryId)
     }
     return { sql: compiled.sql, params: parameterObject(compiled.parameters) }

@@ -1,5 +1,5 @@
 import type { Client } from '@clickwire/client'
-import type { DeleteStatement } from './clickhouse-query-compiler.js'
+import type { DeleteStatement, UpdateStatement } from './clickhouse-query-compiler.js'
 
 /** How long and how often to wait for mutations (see {@link ClickHouseDialectConfig.waitForMutations}). */
 export interface MutationWaitOptions {
@@ -28,6 +28,14 @@ export interface ClickHouseDialectConfig {
    * uses the ALTER form; `lightweight` always the DELETE form.
    */
   readonly deleteStatement?: DeleteStatement | undefined
+  /**
+   * How `updateTable` compiles: `mutation` (default) always uses `ALTER TABLE ... UPDATE`;
+   * `auto` uses lightweight `UPDATE t SET ... WHERE ...` where the server has it (25.8+) and
+   * the mutation before; `lightweight` always the UPDATE form. A lightweight update runs only
+   * on tables created with `SETTINGS enable_block_number_column = 1, enable_block_offset_column = 1`
+   * (others get NOT_IMPLEMENTED), and its rows have changed when it returns.
+   */
+  readonly updateStatement?: UpdateStatement | undefined
   /**
    * Mutations (`updateTable`, `deleteFrom`) are asynchronous on the server: the statement
    * returns once the mutation is queued, and rows change as parts are rewritten. With this

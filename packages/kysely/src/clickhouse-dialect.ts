@@ -48,6 +48,7 @@ export class ClickHouseDialect implements Dialect {
     return new ClickHouseQueryCompiler({
       profile: () => this.#state.profile,
       deleteStatement: this.#config.deleteStatement,
+      updateStatement: this.#config.updateStatement,
     })
   }
 

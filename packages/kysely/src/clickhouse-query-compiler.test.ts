@@ -424,6 +424,24 @@ describe('mutations', () => {
     ).toBe('delete from `accounts` where 1')
   })
 
+  it('updateTable is a mutation unless asked, and lightweight UPDATE from 25.8 with auto', () => {
+    const update = (db: ReturnType<typeof compileDb>) =>
+      compiled(db.updateTable('accounts').set({ balance: 1 }).where('id', '=', 3)).sql
+    const mutation = 'alter table `accounts` update `balance` = {p0:Int64} where `id` = {p1:Int64}'
+    const lightweight = 'update `accounts` set `balance` = {p0:Int64} where `id` = {p1:Int64}'
+    expect(update(compileDb(modern))).toBe(mutation)
+    expect(update(compileDb('25.7.1', { updateStatement: 'auto' }))).toBe(mutation)
+    expect(update(compileDb('25.8.1', { updateStatement: 'auto' }))).toBe(lightweight)
+    expect(update(compileDb('26.7.2.1', { updateStatement: 'auto' }))).toBe(lightweight)
+    expect(update(compileDb('18.16.1', { updateStatement: 'lightweight' }))).toBe(lightweight)
+    expect(update(compileDb('26.7.2.1', { updateStatement: 'mutation' }))).toBe(mutation)
+    expect(
+      compiled(
+        compileDb(modern, { updateStatement: 'lightweight' }).updateTable('analytics.hits').set({ hits: 0n }),
+      ).sql,
+    ).toBe('update `analytics`.`hits` set `hits` = {p0:Int64} where 1')
+  })
+
   it('refuses what mutations cannot do', () => {
     expect(() => old.updateTable('accounts as a').set({ balance: 1 }).compile()).toThrow(/without an alias/)
     expect(() => old.updateTable('accounts').set({ balance: 1 }).returningAll().compile()).toThrow(

@@ -42,6 +42,9 @@ import { escapeIdentifier, quoteStringLiteral } from './sql-literals.js'
 /** How `deleteFrom` compiles: by server version, or always one form. */
 export type DeleteStatement = 'auto' | 'lightweight' | 'mutation'
 
+/** How `updateTable` compiles: always a mutation (the default), by server version, or always lightweight. */
+export type UpdateStatement = 'auto' | 'lightweight' | 'mutation'
+
 /** Options of {@link ClickHouseQueryCompiler}. */
 export interface ClickHouseQueryCompilerOptions {
   /** The server the SQL is for (default: a current server), or a function read at each compile. */
@@ -51,6 +54,14 @@ export interface ClickHouseQueryCompilerOptions {
    * `ALTER TABLE ... DELETE` mutation. `mutation` always writes the ALTER form.
    */
   readonly deleteStatement?: DeleteStatement | undefined
+  /**
+   * `mutation` (default): an `ALTER TABLE ... UPDATE` mutation, which every MergeTree table
+   * takes. `auto`: lightweight `UPDATE t SET ... WHERE ...` where the server has it (25.8+),
+   * else the mutation; `lightweight` always writes the UPDATE form. Lightweight updates work
+   * only on tables created with `enable_block_number_column = 1, enable_block_offset_column = 1`
+   * (the server refuses others with NOT_IMPLEMENTED), which is why they are not the default.
+   */
+  readonly updateStatement?: UpdateStatement | undefined
 }
 
 /** The profile each compiled query was written for (read by the driver). */
@@ -160,7 +171,8 @@ function unsupported(what: string, why: string): never {
  *   `FROM t FINAL SAMPLE k ARRAY JOIN ... JOIN ... PREWHERE ... WHERE ... GROUP BY ... WITH TOTALS
  *   HAVING ... ORDER BY ... LIMIT n BY ... LIMIT ... SETTINGS ...`;
  * - `updateTable` / `deleteFrom` as mutations (`ALTER TABLE t UPDATE/DELETE WHERE ...`), or a
- *   lightweight `DELETE FROM` on servers that have it;
+ *   lightweight `DELETE FROM` on servers that have it (and a lightweight `UPDATE t SET` when
+ *   `updateStatement` asks for it);
  * - common table expressions as `WITH name AS (...)` from 20.10, inlined as subqueries before;
  * - CREATE TABLE with ClickHouse types and, when no engine is given, `ENGINE = MergeTree`
  *   ordered by the primary key.
@@ -168,6 +180,7 @@ function unsupported(what: string, why: string): never {
 export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
   readonly #profileSource: () => ServerProfile
   readonly #deleteStatement: DeleteStatement
+  readonly #updateStatement: UpdateStatement
   #profile: ServerProfile = currentServerProfile
   /** Common table expressions to inline, innermost scope last. */
   #cteScopes: Map<string, CommonTableExpressionNode>[] = []
@@ -179,6 +192,7 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     const { profile = currentServerProfile } = options
     this.#profileSource = typeof profile === 'function' ? profile : () => profile
     this.#deleteStatement = options.deleteStatement ?? 'auto'
+    this.#updateStatement = options.updateStatement ?? 'mutation'
   }
 
   override compileQuery(node: RootOperationNode, queryId: QueryId): CompiledQuery {
@@ -186,7 +200,11 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     if (columnarInsert(node)) {
       // The driver sends these as Native blocks; the SQL text (one placeholder per value,
       // megabytes for a large insert) is written only if someone reads it.
-      const compiler = new ClickHouseQueryCompiler({ profile, deleteStatement: this.#deleteStatement })
+      const compiler = new ClickHouseQueryCompiler({
+        profile,
+        deleteStatement: this.#deleteStatement,
+        updateStatement: this.#updateStatement,
+      })
       let compiled: CompiledQuery | undefined
       const text = () => {
         compiled ??= compiler.#compileNow(node, queryId, profile)
@@ -690,9 +708,19 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     if (node.with) unsupported('WITH in mutations', 'use subqueries in WHERE')
     if (!node.updates?.length) throw new UsageError('updateTable needs set(...)')
     const { clauses, rest } = splitClauses(node.endModifiers)
-    this.append('alter table ')
-    this.visitNode(this.#mutationTable(node.table, 'updateTable'))
-    this.append(' update ')
+    const table = this.#mutationTable(node.table, 'updateTable')
+    const lightweight =
+      this.#updateStatement === 'lightweight' ||
+      (this.#updateStatement === 'auto' && this.#profile.lightweightUpdate)
+    if (lightweight) {
+      this.append('update ')
+      this.visitNode(table)
+      this.append(' set ')
+    } else {
+      this.append('alter table ')
+      this.visitNode(table)
+      this.append(' update ')
+    }
     this.compileList(node.updates)
     this.#mutationWhere(node.where)
     this.#appendSettings(gatherClauses(clauses).settings)

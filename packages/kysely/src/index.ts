@@ -32,6 +32,7 @@ export {
   ClickHouseQueryCompiler,
   type ClickHouseQueryCompilerOptions,
   type DeleteStatement,
+  type UpdateStatement,
 } from './clickhouse-query-compiler.js'
 export { executeWithTotals } from './execute-with-totals.js'
 export { type ServerProfile, serverProfile } from './server-profile.js'

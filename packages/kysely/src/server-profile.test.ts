@@ -9,6 +9,7 @@ describe('serverProfile', () => {
       parameterTypes: { bool: false, dateTime64: false, map: false },
       namedSubqueries: false,
       lightweightDelete: false,
+      lightweightUpdate: false,
     })
   })
 
@@ -22,6 +23,8 @@ describe('serverProfile', () => {
     expect(serverProfile('23.2.7').lightweightDelete).toBe(false)
     expect(serverProfile('23.3.1.2823').lightweightDelete).toBe(true)
     expect(serverProfile('25.8.1').lightweightDelete).toBe(true)
+    expect(serverProfile('25.7.3').lightweightUpdate).toBe(false)
+    expect(serverProfile('25.8.1').lightweightUpdate).toBe(true)
   })
 
   it('is one object per version, and a current server when the version is unknown', () => {

@@ -15,6 +15,12 @@ export interface ServerProfile {
   readonly namedSubqueries: boolean
   /** Lightweight `DELETE FROM t WHERE ...` (experimental in 22.8, on by default since 23.3). */
   readonly lightweightDelete: boolean
+  /**
+   * Lightweight `UPDATE t SET ... WHERE ...` (experimental in 25.5, beta and on by default
+   * since 25.8, per the server's own `system.settings_changes`). It still needs a table with
+   * `enable_block_number_column = 1, enable_block_offset_column = 1`.
+   */
+  readonly lightweightUpdate: boolean
 }
 
 const profiles = new Map<string, ServerProfile>()
@@ -36,6 +42,7 @@ export function serverProfile(version: string): ServerProfile {
       parameterTypes: Object.freeze(parameterFeaturesOf(version)),
       namedSubqueries: versionAtLeast(version, 20, 10),
       lightweightDelete: versionAtLeast(version, 23, 3),
+      lightweightUpdate: versionAtLeast(version, 25, 8),
     })
     profiles.set(version, profile)
   }

@@ -10,7 +10,9 @@ import {
   withTotals,
 } from '../src/index.js'
 import { type AppDB, appDatabase, users } from './app-schema.js'
-import { kyselyFor, transports } from './transports.js'
+import { kyselyFor, server, transports } from './transports.js'
+
+const modern = server.generation === 'modern'
 
 describe.each(transports)('app over %s', (transport) => {
   let db: Kysely<AppDB>
@@ -229,8 +231,9 @@ describe.each(transports)('app over %s', (transport) => {
       )
       .execute()
     // 18.16 reports no written rows for INSERT ... SELECT (native: Progress has them from
-    // revision 54420; HTTP: no X-ClickHouse-Summary yet), and Kysely turns unknown into 0n.
-    expect(copied?.numInsertedOrUpdatedRows).toBe(0n)
+    // revision 54420; HTTP: no X-ClickHouse-Summary yet), and Kysely turns unknown into 0n;
+    // 26.x reports them on both transports.
+    expect(copied?.numInsertedOrUpdatedRows).toBe(modern ? 2n : 0n)
     expect(await db.selectFrom('accounts').selectAll().where('id', '>=', 20).orderBy('id').execute()).toEqual(
       [
         { id: 20, balance: 42, version: 2 },
@@ -363,14 +366,84 @@ describe.each(transports)('app over %s', (transport) => {
       const query = fresh.deleteFrom('accounts').where('id', '=', 77)
       // Before the server is known the compiler writes for a current server ...
       expect(query.compile().sql).toBe('delete from `accounts` where `id` = {p0:Int64}')
-      // ... and the driver compiles it again for 18.16, which has only ALTER TABLE ... DELETE.
+      // ... and the driver compiles it again for 18.16, which has only ALTER TABLE ... DELETE;
+      // 26.x has lightweight DELETE, so there it stays as it is.
+      expect(await fresh.selectFrom('accounts').select('id').where('id', '=', 77).execute()).toEqual([
+        { id: 77 },
+      ])
       await query.execute()
-      expect(query.compile().sql).toBe('alter table `accounts` delete where `id` = {p0:Int64}')
+      expect(query.compile().sql).toBe(
+        modern
+          ? 'delete from `accounts` where `id` = {p0:Int64}'
+          : 'alter table `accounts` delete where `id` = {p0:Int64}',
+      )
       expect(await fresh.selectFrom('accounts').select('id').where('id', '=', 77).execute()).toEqual([])
     } finally {
       await fresh.destroy()
     }
   })
+
+  it.runIf(modern)(
+    'updates and deletes lightweight where the server has them (skipped on 18.16: it has neither lightweight UPDATE nor DELETE)',
+    async () => {
+      const lightweight = kyselyFor<AppDB>(
+        transport,
+        { updateStatement: 'auto' },
+        { client: { database: `kysely_app_${transport}` } },
+      )
+      try {
+        // Lightweight UPDATE writes patch parts, which need the block number and offset columns.
+        await sql`CREATE TABLE wallets (id UInt32, balance Int32, version UInt32) ENGINE = MergeTree ORDER BY id
+          SETTINGS enable_block_number_column = 1, enable_block_offset_column = 1`.execute(lightweight)
+        const wallets = lightweight.withTables<{ wallets: AppDB['accounts'] }>()
+        await wallets
+          .insertInto('wallets')
+          .values([
+            { id: 1, balance: 10, version: 1 },
+            { id: 2, balance: 20, version: 1 },
+            { id: 3, balance: 30, version: 1 },
+          ])
+          .execute()
+        const mutations = async (where = '') =>
+          (
+            await sql<{ n: bigint }>`SELECT count() AS n FROM system.mutations
+              WHERE database = currentDatabase() AND table = 'wallets' ${sql.raw(where)}`.execute(lightweight)
+          ).rows
+        const update = wallets
+          .updateTable('wallets')
+          .set((eb) => ({ balance: eb('balance', '+', 5), version: 2 }))
+          .where('id', '>=', 2)
+        await update.execute()
+        expect(update.compile().sql).toBe(
+          'update `wallets` set `balance` = `balance` + {p0:Int64}, `version` = {p1:Int64} where `id` >= {p2:Int64}',
+        )
+        // A lightweight UPDATE writes patch parts, not a mutation.
+        expect(await mutations()).toEqual([{ n: 0n }])
+        const deletion = wallets.deleteFrom('wallets').where('id', '=', 3)
+        await deletion.execute()
+        expect(deletion.compile().sql).toBe('delete from `wallets` where `id` = {p0:Int64}')
+        // A lightweight DELETE is a mutation of _row_exists, finished when it returns
+        // (lightweight_deletes_sync = 2 by default).
+        expect(await mutations('AND is_done = 0')).toEqual([{ n: 0n }])
+        expect(await wallets.selectFrom('wallets').selectAll().orderBy('id').execute()).toEqual([
+          { id: 1, balance: 10, version: 1 },
+          { id: 2, balance: 25, version: 2 },
+        ])
+        // A table without those columns refuses a lightweight UPDATE, naming the setting to change.
+        const refused = await lightweight
+          .updateTable('accounts')
+          .set({ balance: 0 })
+          .where('id', '=', 1)
+          .execute()
+          .catch((error: unknown) => error)
+        expect(ClickHouseError.isInstance(refused) && refused.code).toBe(48) // NOT_IMPLEMENTED
+        expect(String(refused)).toContain('enable_block_number_column')
+      } finally {
+        await sql`DROP TABLE IF EXISTS wallets`.execute(lightweight)
+        await lightweight.destroy()
+      }
+    },
+  )
 
   it('refuses transactions with the reason', async () => {
     const attempt = db.transaction().execute(async (trx) => trx.selectFrom('users').selectAll().execute())
