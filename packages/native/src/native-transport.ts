@@ -165,9 +165,11 @@ export class NativeTransport implements Transport {
         ? { network_compression_method: 'zstd', network_zstd_compression_level: this.options.zstdLevel }
         : undefined
     const merged: Settings = { ...method, ...this.options.settings, ...extra }
+    // Every setting is marked important: a server (54429+) then refuses a name it does not
+    // know (UNKNOWN_SETTING), as HTTP and 18.16 do, instead of skipping it in silence.
     return Object.entries(merged)
       .filter((entry): entry is [string, string | number | bigint | boolean] => entry[1] !== undefined)
-      .map(([name, value]) => ({ name, value }))
+      .map(([name, value]) => ({ name, value, important: true }))
   }
 
   /** The SQL and protocol parameters for a query on this connection's revision. */
