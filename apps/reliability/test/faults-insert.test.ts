@@ -14,11 +14,14 @@
 //   everything committed while the client, which never got the answer, raises: retrying
 //   such an insert duplicates it (at-least-once), which the client cannot rule out.
 import { type Client, createClient } from '@clickwire/client'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { modernHandshakeAbort } from '@clickwire/testing'
+import { afterAll, describe, expect, inject, it } from 'vitest'
 import { installProcessGuard } from '../src/guards/process-guard.js'
 import {
   cleanTraffic,
   type FaultCaseReport,
+  landsInHandshake,
+  nativeHandshake,
   runFaultCase,
   type Survival,
   summarize,
@@ -32,7 +35,6 @@ import {
   longMode,
   resolveFault,
   seededRandom,
-  type Traffic,
 } from './support/fault-plan.js'
 import { transports } from './support/proxied-client.js'
 
@@ -74,25 +76,22 @@ async function rowsAfter(direct: Client, table: string, queryId: string): Promis
   return Number(row?.c)
 }
 
+// Measured before the cases are made: on the modern engine, a native case whose fault lands
+// inside the handshake is skipped, which its name has to say.
+const modernHandshake = server.generation === 'modern' ? await nativeHandshake(server) : undefined
+
 for (const transport of transports) {
+  const direct = createClient({ url: transport === 'native' ? server.nativeUrl : server.httpUrl })
+  const table = `reliability_cut_${transport}_${Date.now().toString(36)}`
+  await direct.command(`CREATE TABLE ${table} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`)
+  const insert = (client: Client) => client.insert(table, data, { blockRows })
+  const traffic = {
+    cold: await cleanTraffic(server, transport, clientOptions, insert, 'cold'),
+    warm: await cleanTraffic(server, transport, clientOptions, insert, 'warm'),
+  }
+  await direct.command(`TRUNCATE TABLE ${table}`)
+
   describe(`${transport} insert`, () => {
-    const direct = createClient({ url: transport === 'native' ? server.nativeUrl : server.httpUrl })
-    const table = `reliability_cut_${transport}_${Date.now().toString(36)}`
-    let traffic: Record<'cold' | 'warm', Traffic> = {
-      cold: { toServer: 0, toClient: 0 },
-      warm: { toServer: 0, toClient: 0 },
-    }
-
-    beforeAll(async () => {
-      await direct.command(`CREATE TABLE ${table} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`)
-      const insert = (client: Client) => client.insert(table, data, { blockRows })
-      traffic = {
-        cold: await cleanTraffic(server, transport, clientOptions, insert, 'cold'),
-        warm: await cleanTraffic(server, transport, clientOptions, insert, 'warm'),
-      }
-      await direct.command(`TRUNCATE TABLE ${table}`)
-    })
-
     afterAll(async () => {
       await direct.command(`DROP TABLE IF EXISTS ${table}`)
       await direct.close()
@@ -101,12 +100,19 @@ for (const transport of transports) {
     for (const [commit, settings] of Object.entries(commitModes)) {
       for (const mode of ['cold', 'warm'] as const) {
         for (const spec of plan) {
-          it(`${commit} commit, ${mode}: ${describeSpec(spec)}`, async () => {
+          const fault = resolveFault(spec, traffic[mode])
+          const inHandshake =
+            transport === 'native' &&
+            modernHandshake !== undefined &&
+            landsInHandshake(fault, modernHandshake)
+          const name = `${commit} commit, ${mode}: ${describeSpec(spec)}`
+          const skipped = `${name} (skipped on modern: inside the handshake, ${modernHandshakeAbort})`
+          it.skipIf(inHandshake)(inHandshake ? skipped : name, async () => {
             const queryId = `cut-${transport}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
             const report = await runFaultCase({
               server,
               transport,
-              fault: resolveFault(spec, traffic[mode]),
+              fault,
               guard,
               clientOptions,
               run: (client) => client.insert(table, data, { blockRows, queryId, settings }),

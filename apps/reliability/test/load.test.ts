@@ -9,7 +9,7 @@ import { afterAll, expect, inject, it } from 'vitest'
 import { installProcessGuard } from '../src/guards/process-guard.js'
 import { countResources, settledExcess } from '../src/guards/resource-census.js'
 import { describeError } from '../src/guards/typed-errors.js'
-import { serverPort, transports } from './support/proxied-client.js'
+import { proxyOptions, serverPort, transports } from './support/proxied-client.js'
 
 const server = inject('clickhouse')
 const guard = installProcessGuard()
@@ -40,7 +40,11 @@ for (const transport of transports) {
     timeout: longMode ? 3_600_000 : 120_000,
   }, async () => {
     const baseline = countResources()
-    const proxy = await FaultProxy.start({ host: server.host, port: serverPort(server, transport) })
+    const proxy = await FaultProxy.start(
+      { host: server.host, port: serverPort(server, transport) },
+      {},
+      proxyOptions(server, transport),
+    )
     const scheme = transport === 'native' ? 'clickhouse' : 'http'
     const client = createClient({ url: `${scheme}://127.0.0.1:${proxy.port}`, maxConnections: poolSize })
     const latencies: number[] = []

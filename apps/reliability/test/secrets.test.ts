@@ -5,7 +5,7 @@
 // reached with credentials in the URL, and a server that echoes the password back.
 import { inspect } from 'node:util'
 import { ClickHouseError, type Client, ConnectionError, createClient } from '@clickwire/client'
-import { freePorts } from '@clickwire/testing'
+import { freePorts, modernHandshakeAbort } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { captureOutput, type OutputCapture } from '../src/guards/output-capture.js'
 import { installProcessGuard } from '../src/guards/process-guard.js'
@@ -16,6 +16,8 @@ import { serverPort, transports, urlWithCredentials } from './support/proxied-cl
 const server = inject('clickhouse')
 const { user, password } = server.users.password
 const wrong = `${password}-but-wrong`
+/** What each generation answers a wrong password with: 18.16 WRONG_PASSWORD, 26.x AUTHENTICATION_FAILED. */
+const wrongPasswordCode = server.generation === 'modern' ? 516 : 193
 const guard = installProcessGuard()
 let output: OutputCapture
 
@@ -63,25 +65,31 @@ for (const transport of transports) {
       }
     })
 
-    it('a wrong password fails with a ClickHouseError that shows neither password', async () => {
-      for (const url of [
-        urlWithCredentials(transport, port, { user, password: wrong }),
-        `${transport === 'native' ? 'clickhouse' : 'http'}://127.0.0.1:${port}/?user=${user}&password=${encodeURIComponent(wrong)}`,
-      ]) {
-        const client = createClient({ url })
-        try {
-          const error = await failure(client.query('SELECT 1'))
-          expect(ClickHouseError.isInstance(error), describeError(error)).toBe(true)
-          expect((error as ClickHouseError).code, describeError(error)).toBeGreaterThan(0)
-          const text = shown(error)
-          expect(text).not.toContain(password)
-          expect(text).not.toContain(encodeURIComponent(wrong))
-          expect(shown(client)).not.toContain(password)
-        } finally {
-          await client.close()
+    // A failed native login aborts the modern engine.
+    const loginAborts = transport === 'native' && server.generation === 'modern'
+    const wrongLogin = 'a wrong password fails with a ClickHouseError that shows neither password'
+    it.skipIf(loginAborts)(
+      loginAborts ? `${wrongLogin} (skipped on modern: ${modernHandshakeAbort})` : wrongLogin,
+      async () => {
+        for (const url of [
+          urlWithCredentials(transport, port, { user, password: wrong }),
+          `${transport === 'native' ? 'clickhouse' : 'http'}://127.0.0.1:${port}/?user=${user}&password=${encodeURIComponent(wrong)}`,
+        ]) {
+          const client = createClient({ url })
+          try {
+            const error = await failure(client.query('SELECT 1'))
+            expect(ClickHouseError.isInstance(error), describeError(error)).toBe(true)
+            expect((error as ClickHouseError).code, describeError(error)).toBe(wrongPasswordCode)
+            const text = shown(error)
+            expect(text).not.toContain(password)
+            expect(text).not.toContain(encodeURIComponent(wrong))
+            expect(shown(client)).not.toContain(password)
+          } finally {
+            await client.close()
+          }
         }
-      }
-    })
+      },
+    )
 
     it('an unreachable host with credentials in the URL fails with a ConnectionError that shows no password', async () => {
       const [deadPort] = await freePorts(1)

@@ -31,6 +31,18 @@ interface Pair {
   stalled: boolean
 }
 
+/** How the proxy treats the server side of its connections. */
+export interface FaultProxyOptions {
+  /**
+   * Whether a reset (`resetAfter`, {@link FaultProxy.resetAll}, {@link FaultProxy.close})
+   * sends an RST to the server as well as to the client (default true). With false, the
+   * server's side is closed (FIN) instead, while the client still gets the RST: what the
+   * client sees is the same. For the modern test engine, which aborts the whole process
+   * when a connection it reads from is reset (native or HTTP; see `modernHandshakeAbort`).
+   */
+  readonly resetServer?: boolean
+}
+
 /** Bytes the proxy forwarded on one connection, as they went (see {@link FaultProxy.setTap}). */
 export type ProxyTap = (connection: number, direction: Direction, bytes: Uint8Array) => void
 
@@ -60,9 +72,14 @@ export class FaultProxy {
     private readonly server: Server,
     readonly target: { readonly host: string; readonly port: number },
     readonly port: number,
+    private readonly options: FaultProxyOptions,
   ) {}
 
-  static async start(target: { host: string; port: number }, fault: Fault = {}): Promise<FaultProxy> {
+  static async start(
+    target: { host: string; port: number },
+    fault: Fault = {},
+    options: FaultProxyOptions = {},
+  ): Promise<FaultProxy> {
     const server = createServer()
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -70,7 +87,7 @@ export class FaultProxy {
     })
     const address = server.address()
     if (address === null || typeof address === 'string') throw new Error('proxy has no port')
-    const proxy = new FaultProxy(server, target, address.port)
+    const proxy = new FaultProxy(server, target, address.port, options)
     proxy.fault = fault
     server.on('connection', (socket) => proxy.accept(socket))
     return proxy
@@ -110,10 +127,7 @@ export class FaultProxy {
 
   /** Resets every open connection now. */
   resetAll(): void {
-    for (const pair of this.pairs) {
-      reset(pair.client)
-      reset(pair.server)
-    }
+    for (const pair of this.pairs) this.resetPair(pair)
   }
 
   /** Stops accepting, and resets what is open. */
@@ -187,14 +201,19 @@ export class FaultProxy {
     })
   }
 
+  private resetPair(pair: Pair): void {
+    reset(pair.client)
+    if (this.options.resetServer === false) pair.server.destroy()
+    else reset(pair.server)
+  }
+
   private trigger(pair: Pair, kind: 'cut' | 'reset' | 'stall'): void {
     if (kind === 'stall') {
       pair.stalled = true
       return
     }
     if (kind === 'reset') {
-      reset(pair.client)
-      reset(pair.server)
+      this.resetPair(pair)
       return
     }
     pair.client.end()

@@ -6,7 +6,13 @@ export {
   type StartClickHouseOptions,
   startClickHouse,
 } from './clickhouse-server.js'
-export { type Direction, type Fault, FaultProxy, type ProxyTap } from './fault-proxy.js'
+export {
+  type Direction,
+  type Fault,
+  FaultProxy,
+  type FaultProxyOptions,
+  type ProxyTap,
+} from './fault-proxy.js'
 export { freePorts } from './free-port.js'
 export {
   type ForkProxy,

@@ -91,12 +91,15 @@ export async function modernServerCommand(): Promise<ClickHouseCommand | undefin
 }
 
 /**
- * Why some native-protocol tests are skipped on the modern engine. This build of the
- * engine aborts the whole process (std::terminate, "The server is shutting down due to a
- * fatal error") when a TCP connection's handler ends in an exception it rethrows: a failed
- * login (516), a Hello cut short, or an error raised after the client has gone. Debian's
- * C++ clickhouse-client with a wrong password kills it the same way. clickhouse-server of
- * any version answers these cases and keeps running; the engine inside chDB does not.
+ * Why some tests are skipped or changed on the modern engine. This build of the engine
+ * aborts the whole process (std::terminate, "The server is shutting down due to a fatal
+ * error") when a connection's handler ends in an exception it rethrows: a failed native
+ * login (516), a native Hello cut short, an error raised after the client has gone, or a TCP
+ * reset on a connection it is reading from (an idle pooled connection, an HTTP request body
+ * cut short). Debian's C++ clickhouse-client with a wrong password kills it the same way.
+ * clickhouse-server of any version answers these cases and keeps running; the engine inside
+ * chDB does not. The fault proxy therefore closes the server's side of a reset with a FIN on
+ * this engine (`resetServer: false`): the client still sees the reset.
  */
 export const modernHandshakeAbort =
   'the modern test engine (chDB 26.7) aborts the whole process when a native login fails or a Hello is cut short'

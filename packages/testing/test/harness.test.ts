@@ -5,10 +5,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, inject, it } from 'vitest'
-import { clickhouseClient, defaultUsers, findServerCommand, startClickHouse } from '../src/index.js'
+import {
+  clickhouseClient,
+  defaultUsers,
+  findServerCommand,
+  modernHandshakeAbort,
+  startClickHouse,
+} from '../src/index.js'
 
 const shared = inject('clickhouse')
 const local = shared.source === 'local' && findServerCommand() !== undefined
+const modern = shared.generation === 'modern'
+/** A wrong password: 18.16 answers 193 WRONG_PASSWORD, 26.x 516 AUTHENTICATION_FAILED. */
+const wrongPasswordCode = modern ? 516 : 193
 
 function alive(pid: number): boolean {
   try {
@@ -45,7 +54,7 @@ describe('the shared server of the run', () => {
     expect(overTcp).toMatch(/^\d+\.\d+\.\d+/)
   })
 
-  it.runIf(shared.hasTestUsers)('refuses a wrong password and accepts the right one', async () => {
+  it.runIf(shared.hasTestUsers)('refuses a wrong password and accepts the right one over HTTP', async () => {
     const { user, password } = shared.users.password
     // 18.16 has no currentUser(); the processes table names the user of the asking query.
     const whoAmI = "SELECT user FROM system.processes WHERE query LIKE '%who-am-i-probe%'"
@@ -53,12 +62,20 @@ describe('the shared server of the run', () => {
     expect(good).toEqual({ status: 200, text: `${user}\n` })
     const bad = await httpQuery(shared.httpUrl, 'SELECT 1', { user, password: `${password}x` })
     expect(bad.status).not.toBe(200)
-    expect(bad.text).toMatch(/Code: (193|516)/)
-    await expect(clickhouseClient(shared, 'SELECT 1', { user, password: 'wrong' })).rejects.toThrow(
-      /Code: (193|516)/,
-    )
-    expect((await clickhouseClient(shared, whoAmI, { user, password })).trim()).toBe(user)
+    expect(bad.text).toMatch(new RegExp(`Code: ${wrongPasswordCode}\\D`))
   })
+
+  it.runIf(shared.hasTestUsers && !modern)(
+    `refuses a wrong password and accepts the right one over TCP (clickhouse-client)${modern ? ` (skipped on modern: ${modernHandshakeAbort})` : ''}`,
+    async () => {
+      const { user, password } = shared.users.password
+      const whoAmI = "SELECT user FROM system.processes WHERE query LIKE '%who-am-i-probe%'"
+      await expect(clickhouseClient(shared, 'SELECT 1', { user, password: 'wrong' })).rejects.toThrow(
+        new RegExp(`Code: ${wrongPasswordCode}\\D`),
+      )
+      expect((await clickhouseClient(shared, whoAmI, { user, password })).trim()).toBe(user)
+    },
+  )
 
   it.runIf(shared.hasTestUsers)('lets the readonly user read but not write', async () => {
     const { user, password } = shared.users.readonly
@@ -156,24 +173,29 @@ describe.runIf(local)('local servers', () => {
     expect(existsSync(b!.dir!)).toBe(false)
   })
 
-  it('makes TLS ports that a client trusting the harness CA can use', async () => {
-    await using server = await startClickHouse({ local: true, tls: true })
-    expect(server.secureNativeUrl).toMatch(/^clickhouses:\/\/localhost:\d+$/)
-    const { connect } = await import('node:tls')
-    const authorized = await new Promise<boolean>((resolve, reject) => {
-      const socket = connect({ host: 'localhost', port: server.ports.tcpSecure!, ca: server.ca }, () => {
-        resolve(socket.authorized)
-        socket.destroy()
+  it.skipIf(modern)(
+    `makes TLS ports that a client trusting the harness CA can use${modern ? ' (skipped on modern: this engine opens no TLS listeners, SYSTEM START LISTEN TCP SECURE is refused)' : ''}`,
+    async () => {
+      await using server = await startClickHouse({ local: true, tls: true })
+      expect(server.secureNativeUrl).toMatch(/^clickhouses:\/\/localhost:\d+$/)
+      const { connect } = await import('node:tls')
+      const authorized = await new Promise<boolean>((resolve, reject) => {
+        const socket = connect({ host: 'localhost', port: server.ports.tcpSecure!, ca: server.ca }, () => {
+          resolve(socket.authorized)
+          socket.destroy()
+        })
+        socket.once('error', reject)
       })
-      socket.once('error', reject)
-    })
-    expect(authorized).toBe(true)
-    const rejected = await new Promise<string>((resolve) => {
-      const socket = connect({ host: 'localhost', port: server.ports.tcpSecure! }, () => resolve('connected'))
-      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
-    })
-    expect(rejected).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE')
-  })
+      expect(authorized).toBe(true)
+      const rejected = await new Promise<string>((resolve) => {
+        const socket = connect({ host: 'localhost', port: server.ports.tcpSecure! }, () =>
+          resolve('connected'),
+        )
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+      })
+      expect(rejected).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE')
+    },
+  )
 
   describe('after a deliberately failing test run', () => {
     const fixture = fileURLToPath(new URL('./fixtures/', import.meta.url))

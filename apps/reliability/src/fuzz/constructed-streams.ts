@@ -11,7 +11,7 @@ import {
 } from '@clickwire/protocol'
 
 /**
- * What a server at the client's own revision (54460) sends for one query, built with the
+ * What a server at the client's own revision (`clientRevision`) sends for one query, built with the
  * protocol package's encoders because no such server runs here: its Hello, the header
  * block, two data blocks of types 18.16 lacks (Bool, Date32, DateTime64, Map, IPv4/IPv6,
  * 128/256-bit integers, LowCardinality(Nullable)), Progress with elapsed time,
@@ -34,6 +34,12 @@ export function modernNativeStream(frames?: CompressionCodecs): Uint8Array {
     versionPatch: 1,
     passwordComplexityRules: [],
     nonce: undefined,
+    chunkedSend: 'notchunked',
+    chunkedReceive: 'notchunked',
+    parallelReplicasProtocolVersion: 0,
+    settings: [],
+    queryPlanSerializationVersion: 0,
+    clusterFunctionProtocolVersion: 0,
   })
   const blocks = new NativeBlockWriter(context, true)
   const data = (columns: Parameters<NativeBlockWriter['write']>[1], rows: number) => {

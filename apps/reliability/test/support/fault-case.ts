@@ -1,5 +1,5 @@
 import type { Client, ClientOptions } from '@clickwire/client'
-import type { Fault, ServerInfo } from '@clickwire/testing'
+import type { Direction, Fault, ServerInfo } from '@clickwire/testing'
 import type { ProcessGuard } from '../../src/guards/process-guard.js'
 import { countResources, settledExcess } from '../../src/guards/resource-census.js'
 import { everythingAbout } from '../../src/guards/secret-scan.js'
@@ -212,4 +212,44 @@ export function tallyOutcomes(reports: readonly FaultCaseReport[]): Record<strin
   const counts: Record<string, number> = {}
   for (const report of reports) counts[report.outcome] = (counts[report.outcome] ?? 0) + 1
   return counts
+}
+
+/**
+ * The bytes of a native handshake each way (client Hello and addendum; server Hello),
+ * measured with the proxy's tap on one connection: one ping, then a second one, whose
+ * traffic is the ping's alone, so the handshake is the first minus the second.
+ */
+export async function nativeHandshake(server: ServerInfo): Promise<Readonly<Record<Direction, number>>> {
+  const proxied = await proxiedClient(server, 'native', {}, { maxConnections: 1 })
+  const seen = { toServer: 0, toClient: 0 }
+  proxied.proxy.setTap((connection, direction, bytes) => {
+    if (connection === 1) seen[direction] += bytes.length
+  })
+  try {
+    await proxied.client.ping()
+    const first = { ...seen }
+    await proxied.client.ping()
+    if (proxied.proxy.accepted !== 1) throw new Error('two pings took more than one connection')
+    return {
+      toServer: 2 * first.toServer - seen.toServer,
+      toClient: 2 * first.toClient - seen.toClient,
+    }
+  } finally {
+    await proxied.close()
+  }
+}
+
+/**
+ * Whether a fault breaks a connection before its native handshake is over: a byte offset
+ * short of the client's Hello and addendum (toServer), or one that stops the server's Hello
+ * from arriving whole before the client answers it (toClient, the end included: the client
+ * sends its addendum only once it has the whole Hello). Only these kill the modern engine.
+ */
+export function landsInHandshake(fault: Fault, handshake: Readonly<Record<Direction, number>>): boolean {
+  for (const limit of [fault.cutAfter, fault.resetAfter, fault.stallAfter]) {
+    if (limit === undefined) continue
+    if (limit.direction === 'toServer' ? limit.bytes < handshake.toServer : limit.bytes <= handshake.toClient)
+      return true
+  }
+  return false
 }

@@ -1,5 +1,5 @@
 import { type Client, type ClientOptions, createClient } from '@clickwire/client'
-import { type Fault, FaultProxy, type ServerInfo } from '@clickwire/testing'
+import { type Fault, FaultProxy, type FaultProxyOptions, type ServerInfo } from '@clickwire/testing'
 
 /** Both transports: every reliability case runs on each. */
 export const transports = ['native', 'http'] as const
@@ -25,6 +25,16 @@ export function urlWithCredentials(
   return `${scheme}://${auth}@${host}:${port}${transport === 'native' ? '/default' : ''}`
 }
 
+/**
+ * How a proxy in front of `server` resets. The modern engine aborts the whole process when a
+ * connection it reads from gets an RST (native: an idle pooled connection; HTTP: a request
+ * body cut short), see `modernHandshakeAbort`; so there the proxy closes the server's side
+ * with a FIN instead. The client still gets the RST: what the client sees is the same.
+ */
+export function proxyOptions(server: ServerInfo, _transport: TransportName): FaultProxyOptions {
+  return { resetServer: server.generation !== 'modern' }
+}
+
 /** A client through a fresh FaultProxy in front of the shared server. */
 export interface ProxiedClient {
   readonly proxy: FaultProxy
@@ -44,7 +54,11 @@ export async function proxiedClient(
   fault: Fault,
   options: Omit<ClientOptions, 'url'> = {},
 ): Promise<ProxiedClient> {
-  const proxy = await FaultProxy.start({ host: server.host, port: serverPort(server, transport) }, fault)
+  const proxy = await FaultProxy.start(
+    { host: server.host, port: serverPort(server, transport) },
+    fault,
+    proxyOptions(server, transport),
+  )
   const client = createClient({
     url: urlWithCredentials(
       transport,

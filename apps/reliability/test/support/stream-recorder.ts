@@ -2,13 +2,18 @@ import { createClient } from '@clickwire/client'
 import { concatBytes, FaultProxy, type ServerInfo } from '@clickwire/testing'
 import { blockBoundaries } from '../../src/fuzz/http-trailers.js'
 import type { HttpRecording, NativeRecording } from '../../src/fuzz/recorded-streams.js'
+import { proxyOptions } from './proxied-client.js'
 
 /**
  * What the server sent on one native connection that ran one query: recorded by a
  * FaultProxy's tap between the public client and the real server.
  */
 export async function recordNative(server: ServerInfo, recording: NativeRecording): Promise<Uint8Array> {
-  const proxy = await FaultProxy.start({ host: server.host, port: server.ports.tcp })
+  const proxy = await FaultProxy.start(
+    { host: server.host, port: server.ports.tcp },
+    {},
+    proxyOptions(server, 'native'),
+  )
   const received: Uint8Array[] = []
   proxy.setTap((connection, direction, bytes) => {
     if (connection === 1 && direction === 'toClient') received.push(Uint8Array.from(bytes))
