@@ -14,6 +14,7 @@ import {
   type InsertProducer,
   type InsertResult,
   isReadOnlyStatement,
+  maxQuerySizeOf,
   type Progress,
   parseTypeCached,
   type QueryOptions,
@@ -21,6 +22,7 @@ import {
   registerSecret,
   resolveValueMapping,
   type ServerInfo,
+  type Settings,
   substituteParameters,
   TimeoutError,
   type Transport,
@@ -196,7 +198,7 @@ export class HttpTransport implements Transport {
   async query(sql: string, options: HttpQueryOptions = {}): Promise<NativeResult> {
     const server = await this.#ready(options.signal)
     const queryId = options.queryId ?? randomId()
-    const { text, fields } = this.#bindParameters(sql, options.params, server)
+    const { text, fields } = this.#bindParameters(sql, options.params, server, options.settings)
     const framedResponse = await this.#useFramedResponses()
     const exchange = await this.#send(
       {
@@ -263,7 +265,7 @@ export class HttpTransport implements Transport {
   async queryRaw(sql: string, options: RawQueryOptions & { retryable?: boolean } = {}): Promise<RawResult> {
     const server = await this.#ready(options.signal)
     const queryId = options.queryId ?? randomId()
-    const { text, fields } = this.#bindParameters(sql, options.params, server)
+    const { text, fields } = this.#bindParameters(sql, options.params, server, options.settings)
     const framedResponse = await this.#useFramedResponses()
     const format = options.format ?? 'TabSeparated'
     const exchange = await this.#send(
@@ -370,7 +372,7 @@ export class HttpTransport implements Transport {
   }> {
     const server = await this.#ready(options.signal)
     const queryId = options.queryId ?? randomId()
-    const { text, fields } = this.#bindParameters(sql, options.params, server)
+    const { text, fields } = this.#bindParameters(sql, options.params, server, options.settings)
     const exchange = await this.#send({ queryId, settings: options.settings, extraFields: fields }, text, {
       retryable: options.retryable ?? isReadOnlyStatement(sql),
       signal: options.signal,
@@ -527,13 +529,17 @@ export class HttpTransport implements Transport {
     sql: string,
     params: Readonly<Record<string, unknown>> | undefined,
     server: ServerFeatures,
+    settings: Settings | undefined,
   ): { text: string; fields: Array<[string, string]> } {
     if (!params || Object.keys(params).length === 0) return { text: sql, fields: [] }
     const mode = this.#options.parameters
     const onServer = mode === 'server' || (mode === 'auto' && server.queryParameters)
     return onServer
       ? { text: sql, fields: httpQueryParameters(sql, params) }
-      : { text: substituteParameters(sql, params), fields: [] }
+      : {
+          text: substituteParameters(sql, params, maxQuerySizeOf(this.#options.settings, settings)),
+          fields: [],
+        }
   }
 
   #schemaKey(table: string): string {

@@ -9,6 +9,7 @@ import {
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
+  maxQuerySizeOf,
   type Progress,
   type QueryOptions,
   type RequestOptions,
@@ -177,8 +178,9 @@ export class NativeTransport implements Transport {
     connection: NativeConnection,
     sql: string,
     params: RequestOptions['params'],
+    settings: Settings | undefined,
   ): PreparedQuery {
-    return prepareQuery(connection.revision, sql, params)
+    return prepareQuery(connection.revision, sql, params, maxQuerySizeOf(this.options.settings, settings))
   }
 
   /**
@@ -230,7 +232,7 @@ export class NativeTransport implements Transport {
   ): Promise<NativeQueryStream> {
     let prepared: PreparedQuery
     try {
-      prepared = this.prepare(connection, sql, options.params)
+      prepared = this.prepare(connection, sql, options.params, options.settings)
     } catch (error) {
       // Nothing was sent: the connection is still clean.
       this.pool.release(connection)
@@ -337,7 +339,7 @@ export class NativeTransport implements Transport {
           : undefined
       try {
         connection.begin()
-        const prepared = this.prepare(connection, sql, options.params)
+        const prepared = this.prepare(connection, sql, options.params, options.settings)
         await connection.sendQuery({
           queryId,
           sql: prepared.sql,

@@ -31,6 +31,8 @@ export function prepareQuery(
   revision: number,
   sql: string,
   params: Readonly<Record<string, unknown>> | undefined,
+  /** The server's max_query_size, which a client-side substitution must stay within. */
+  maxQuerySize?: number,
 ): PreparedQuery {
   if (!params || Object.keys(params).length === 0) return { sql, parameters: [] }
   if (revision >= Revision.withParameters) {
@@ -39,7 +41,7 @@ export function prepareQuery(
       parameters: serverParameters(sql, params).map(({ name, text }) => ({ name, value: text })),
     }
   }
-  return { sql: substituteParameters(sql, params), parameters: [] }
+  return { sql: substituteParameters(sql, params, maxQuerySize), parameters: [] }
 }
 
 /** The version clickwire reports in Hello and ClientInfo. */

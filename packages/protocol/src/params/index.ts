@@ -12,7 +12,12 @@ export {
   quoteSqlIdentifier,
   quoteWireValue,
 } from './parameter-escaping.js'
-export { parameterLiteral, substituteParameters } from './parameter-substitution.js'
+export {
+  defaultMaxQuerySize,
+  maxQuerySizeOf,
+  parameterLiteral,
+  substituteParameters,
+} from './parameter-substitution.js'
 export { canonicalParameterType } from './parameter-type-names.js'
 export { type QueryPlaceholder, scanPlaceholders } from './placeholder-scanner.js'
 export {

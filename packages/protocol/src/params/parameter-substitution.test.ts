@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { UsageError } from '../errors/usage-error.js'
 import { parameterCases } from '../test-support/params-cases.js'
 import { parseType } from '../types/type-parser.js'
-import { parameterLiteral, substituteParameters } from './parameter-substitution.js'
+import { maxQuerySizeOf, parameterLiteral, substituteParameters } from './parameter-substitution.js'
 import { scanPlaceholders } from './placeholder-scanner.js'
 
 describe('parameterLiteral', () => {
@@ -121,5 +121,34 @@ describe('placeholders where old servers take only a number', () => {
       'SELECT 1 limit 4, 3',
     )
     expect(substituteParameters('SELECT f(1, {n:Int64})', { n: 3 })).toBe("SELECT f(1, CAST('3' AS Int64))")
+  })
+})
+
+describe('substituteParameters within max_query_size', () => {
+  it('refuses a text past the limit, naming its size and the setting but no value', () => {
+    const value = `hidden-${'y'.repeat(300)}`
+    expect(() => substituteParameters('SELECT {p:String}', { p: value }, 200)).toThrow(
+      new UsageError(
+        `the query is ${'SELECT '.length + value.length + 2} bytes once its {name:Type} parameters are written into its text (this server takes no server-side parameters), past max_query_size = 200: raise max_query_size in the settings, or send large values as an external table or through insert()`,
+      ),
+    )
+    // Bytes, not UTF-16 units: 100 three-byte characters are 300 bytes.
+    expect(() => substituteParameters('SELECT {p:String}', { p: '€'.repeat(100) }, 300)).toThrow(
+      /is 309 bytes/,
+    )
+    expect(substituteParameters('SELECT {p:String}', { p: '€'.repeat(97) }, 300)).toBe(
+      `SELECT '${'€'.repeat(97)}'`,
+    )
+    // The default is ClickHouse's 262144.
+    expect(() => substituteParameters('SELECT {p:String}', { p: 'z'.repeat(262_144) })).toThrow(
+      /max_query_size = 262144/,
+    )
+  })
+
+  it('takes the limit from the settings, later ones first', () => {
+    expect(maxQuerySizeOf()).toBe(262_144)
+    expect(maxQuerySizeOf({ max_query_size: 1000 })).toBe(1000)
+    expect(maxQuerySizeOf({ max_query_size: '1000' }, { max_query_size: 5000n })).toBe(5000)
+    expect(maxQuerySizeOf({ max_query_size: 1000 }, { other: 1 }, undefined)).toBe(1000)
   })
 })

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors/usage-error.js'
 import { type TypeNode, typeArguments, typeToString } from '../types/type-node.js'
 import { bindPlaceholders, type QueryParameters } from './parameter-binding.js'
 import type { ParameterValue, ScalarParameter } from './parameter-model.js'
@@ -93,7 +94,12 @@ const fusing = /[0-9A-Za-z_$'"`]/
  * // "SELECT * FROM t WHERE d < CAST('2017-01-04' AS Date)"
  * ```
  */
-export function substituteParameters(sql: string, params: QueryParameters): string {
+export function substituteParameters(
+  sql: string,
+  params: QueryParameters,
+  /** The server's `max_query_size` in bytes (default: ClickHouse's, 262144). */
+  maxQuerySize = defaultMaxQuerySize,
+): string {
   const bound = bindPlaceholders(sql, params)
   if (bound.length === 0) return sql
   let out = ''
@@ -109,5 +115,43 @@ export function substituteParameters(sql: string, params: QueryParameters): stri
     if (fusing.test(sql[placeholder.end] ?? '')) out += ' '
     last = placeholder.end
   }
-  return out + sql.slice(last)
+  out += sql.slice(last)
+  // Past max_query_size the server fails with a syntax error that quotes the text, values
+  // included: refuse before sending, saying why, and quoting none of it.
+  const size = utf8Length(out)
+  if (size > maxQuerySize) {
+    throw new UsageError(
+      `the query is ${size} bytes once its {name:Type} parameters are written into its text (this server takes no server-side parameters), past max_query_size = ${maxQuerySize}: raise max_query_size in the settings, or send large values as an external table or through insert()`,
+    )
+  }
+  return out
+}
+
+/** ClickHouse's default `max_query_size`, the same in 18.16 and 26.x. */
+export const defaultMaxQuerySize = 262_144
+
+/**
+ * The `max_query_size` the given settings ask for (later ones win), else the default: the
+ * limit a client-side substitution must stay within.
+ */
+export function maxQuerySizeOf(
+  ...settings: readonly (Readonly<Record<string, unknown>> | undefined)[]
+): number {
+  let limit = defaultMaxQuerySize
+  for (const each of settings) {
+    const value = each?.max_query_size
+    if (value === undefined || value === null) continue
+    const number = Number(value)
+    if (Number.isFinite(number) && number > 0) limit = number
+  }
+  return limit
+}
+
+function utf8Length(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1
+  }
+  return bytes
 }
