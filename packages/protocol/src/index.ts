@@ -91,8 +91,8 @@ export { clientRevision, Revision, revision18_16 } from './packets/protocol-revi
 export * from './params/index.js'
 export { parseServerVersion, versionAtLeast } from './sql/server-version.js'
 export { firstKeyword, isReadOnlyStatement } from './sql/statement-kind.js'
-export * from './transport/transport-contract.js'
 export { type ConnectionUrl, parseConnectionUrl, type UrlEndpoint } from './transport/connection-url.js'
+export * from './transport/transport-contract.js'
 export { canonicalTypeName } from './types/type-aliases.js'
 export {
   isSupportedType,
