@@ -113,7 +113,9 @@ export function parseConnectionUrl(
     username = decodePart(colon < 0 ? credentials : credentials.slice(0, colon), 'user name', what)
     if (colon >= 0) password = decodePart(credentials.slice(colon + 1), 'password', what)
   }
-  const parameters: [string, string][] = [...new URLSearchParams(query)]
+  const parameters: [string, string][] = []
+  // forEach, not iteration: the build's lib has no DOM.Iterable (the package runs anywhere).
+  new URLSearchParams(query).forEach((value, key) => parameters.push([key, value]))
   // No setting or option name has an @, and a fragment means nothing here: an @ there is the
   // rest of a password whose ? or # was not encoded, and the part before it reached the hosts.
   if (
