@@ -113,7 +113,9 @@ export function modernNativeStream(frames?: CompressionCodecs): Uint8Array {
     appliedLimit: false,
     rowsBeforeLimit: 0,
     calculatedRowsBeforeLimit: false,
-  } as ServerPacket)
+    appliedAggregation: false,
+    rowsBeforeAggregation: 0,
+  })
   packet({ type: 'EndOfStream' })
   return writer.finish()
 }
