@@ -93,8 +93,10 @@ export function modernNativeStream(frames?: CompressionCodecs): Uint8Array {
   } as ServerPacket)
   data(columns(5, 5), 5)
   packet({ type: 'ProfileEvents', table: '' })
+  // From revision 54481 a profile-events block is compressed like data, when compression is on.
+  const events = new ByteWriter()
   new NativeBlockWriter(context, true).write(
-    writer,
+    events,
     [
       { name: 'host_name', type: 'String', values: ['modern'] },
       { name: 'current_time', type: "DateTime('UTC')", values: [new Date(Date.UTC(2024, 0, 1))] },
@@ -105,6 +107,7 @@ export function modernNativeStream(frames?: CompressionCodecs): Uint8Array {
     ],
     1,
   )
+  writer.raw(frames ? compressFrames(events.finish(), 'lz4', frames) : events.finish())
   packet({
     type: 'ProfileInfo',
     rows: 10,
