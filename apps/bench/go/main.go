@@ -56,45 +56,6 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// touch reads every value of one column in one block, the way a consumer iterating rows
-// would, and folds them into a checksum so the reads are not optimised away.
-func touch(column proto.ColResult, rows int) int64 {
-	var sum int64
-	switch data := column.(type) {
-	case *proto.ColStr:
-		for i := 0; i < rows; i++ {
-			sum += int64(len(data.Row(i)))
-		}
-	case *proto.ColFixedStr:
-		for i := 0; i < rows; i++ {
-			sum += int64(data.Row(i)[0])
-		}
-	case *proto.ColInt32:
-		for _, value := range *data {
-			sum += int64(value)
-		}
-	case *proto.ColUInt8:
-		for _, value := range *data {
-			sum += int64(value)
-		}
-	case *proto.ColUInt16:
-		for _, value := range *data {
-			sum += int64(value)
-		}
-	case *proto.ColUInt64:
-		for _, value := range *data {
-			sum += int64(value)
-		}
-	case *proto.ColDate:
-		for i := 0; i < rows; i++ {
-			sum += int64(data.Row(i).YearDay())
-		}
-	default:
-		fail(fmt.Errorf("no reader for column type %s", column.Type()))
-	}
-	return sum
-}
-
 func main() {
 	if len(os.Args) < 3 {
 		fail(fmt.Errorf("usage: chgo-bench ontime <work> <cutoff> | numbers <rows>"))
@@ -151,18 +112,15 @@ func main() {
 		if columns == "" {
 			fail(fmt.Errorf("the column list for %s is missing", os.Args[2]))
 		}
-		var results proto.Results
+		results := new(typedResult)
 		query := fmt.Sprintf("SELECT %s FROM perftest.ontime WHERE FlightDate < '%s'",
 			columns, strings.ReplaceAll(os.Args[3], "'", ""))
 		err := client.Do(ctx, ch.Query{
 			Body:   query,
-			Result: results.Auto(),
+			Result: results,
 			OnResult: func(ctx context.Context, block proto.Block) error {
-				count := results.Rows()
-				for _, column := range results {
-					check += touch(column.Data, count)
-				}
-				rows += count
+				check += results.Fold()
+				rows += results.Rows()
 				return nil
 			},
 		})

@@ -75,7 +75,7 @@ describe('ratios and goals', () => {
       measured: 4670 / 1460,
       met: true,
     })
-    expect(find('rows() (4) vs clickhouse-client FORMAT Null')).toMatchObject({
+    expect(find('rows() (4) vs clickhouse-client --format Null')).toMatchObject({
       measured: undefined,
       met: undefined,
     })

@@ -1,6 +1,7 @@
 import type { Measurement } from './job-runner.js'
 import type { LoadReport } from './ontime-loader.js'
 import type { ClientId } from './scenario-catalog.js'
+import type { ServerGeneration } from './server-choice.js'
 
 /** One column of a section: an ontime cutoff or a ch-bench row count. */
 export interface Point {
@@ -62,8 +63,18 @@ export interface BenchReport {
   readonly repetitions: number
   readonly wallSeconds: number
   readonly machine: MachineInfo
-  readonly server: { readonly version: string; readonly source: string }
+  readonly server: {
+    readonly version: string
+    /** `legacy` (18.16) or `modern`; absent in reports written before both generations ran. */
+    readonly generation?: ServerGeneration | undefined
+    readonly source: string
+  }
   readonly dataset: LoadReport & { readonly cutoffRows: Readonly<Record<string, number>> }
+  /**
+   * Whether every run was also checked on the server's byte counters (the rows really
+   * travelled); false where the server has none (18.16).
+   */
+  readonly trafficChecked?: boolean | undefined
   readonly peers: readonly PeerInfo[]
   readonly sections: readonly SectionResult[]
 }
@@ -262,7 +273,7 @@ export function goalChecks(report: Pick<BenchReport, 'sections'>): GoalCheck[] {
   )
   add(
     'P3',
-    'rows() (4) vs clickhouse-client FORMAT Null',
+    'rows() (4) vs clickhouse-client --format Null',
     timeRatio(report, 'parsed/cw-native-rows', 'parsed/cli-null'),
     'at most',
     1.6,
@@ -301,21 +312,21 @@ export function goalChecks(report: Pick<BenchReport, 'sections'>): GoalCheck[] {
   )
   add(
     'P5',
-    'int columns() (13) vs clickhouse-client FORMAT Null',
+    'int columns() (13) vs clickhouse-client --format Null',
     timeRatio(report, 'ints/cw-native-columns', 'ints/cli-null'),
     'at most',
     1.1,
   )
   add(
     'P5',
-    'arrow() int columns (21) vs clickhouse-client FORMAT Null',
+    'arrow() int columns (21) vs clickhouse-client --format Null',
     timeRatio(report, 'arrow-ints/cw-native-arrow', 'arrow-ints/cli-null'),
     'at most',
     1.1,
   )
   add(
     'P5',
-    'arrow() string columns (23) vs clickhouse-client FORMAT Null',
+    'arrow() string columns (23) vs clickhouse-client --format Null',
     timeRatio(report, 'arrow-strings/cw-native-arrow', 'arrow-strings/cli-null'),
     'at most',
     1.1,

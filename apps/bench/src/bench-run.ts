@@ -10,6 +10,8 @@ import { type Measurement, runMeasured } from './job-runner.js'
 import { createEmptyOntime, ensureOntimeDataset, type LoadReport } from './ontime-loader.js'
 import { type ClientId, isOurs, sections, type Variant, variants } from './scenario-catalog.js'
 import { insertTable } from './scenario-queries.js'
+import { describeGeneration, type ServerGeneration } from './server-choice.js'
+import { readTraffic, transferShortfall } from './server-traffic.js'
 import { type BenchPaths, type BenchServer, launchFor, missingTool, nativeFileFor } from './variant-launch.js'
 
 /** What one benchmark run measures. */
@@ -21,6 +23,8 @@ export interface CutoffPoint {
 
 export interface RunOptions {
   readonly mode: BenchReport['mode']
+  /** The throwaway server's generation (without CLICKHOUSE_URL or `server`); default modern. */
+  readonly generation?: ServerGeneration | undefined
   readonly repetitions: number
   readonly cutoffs: readonly CutoffPoint[]
   /** ch-bench row counts. */
@@ -199,16 +203,21 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       options,
       process.env.CLICKHOUSE_URL
         ? 'Using the server of CLICKHOUSE_URL.'
-        : 'Starting a throwaway ClickHouse server...',
+        : `Starting a throwaway ClickHouse server, ${describeGeneration(options.generation ?? 'modern')}...`,
     )
   }
-  const owned = options.server ? undefined : await startClickHouse()
+  const owned = options.server
+    ? undefined
+    : await startClickHouse({ generation: options.generation ?? 'modern' })
   const server: ServerInfo = options.server ?? owned!
   const endpoints = endpointsOf(server)
   const admin = createClient({ url: endpoints.nativeUrl })
   try {
     const info = await admin.serverInfo()
-    log(options, `ClickHouse ${info.version} at ${endpoints.httpBase}.`)
+    log(
+      options,
+      `ClickHouse ${server.version || info.version}, ${describeGeneration(server.generation)}, at ${endpoints.httpBase}.`,
+    )
 
     const loadBar = options.progress
       ? new cliProgress.SingleBar(
@@ -250,6 +259,8 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       )
     }
 
+    // 18.16 has no byte counters: there only the rows the peers report are checked.
+    const countsTraffic = (await readTraffic(admin)) !== undefined
     const tools = findTools(options.paths)
     const peerInfo = describePeers(tools, options.paths)
     const unavailable = new Map<string, string>()
@@ -329,6 +340,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       }
       if (variant.work === 'insert') await admin.command(`TRUNCATE TABLE ${insertTable}`)
       await settle(admin)
+      const before = countsTraffic ? await readTraffic(admin) : undefined
       let measurement = await runMeasured(
         launchFor(variant, point.argument, {
           server: endpoints,
@@ -346,6 +358,13 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
         if (typeof rows === 'number' && rows !== point.expectedRows) {
           measurement = { ...measurement, error: `read ${rows} rows, expected ${point.expectedRows}` }
         }
+      }
+      if (!measurement.error && before) {
+        // clickhouse-client and curl report no rows: this catches a result the server
+        // discarded itself (on 26.7 a FORMAT Null inside the query sends nothing).
+        const after = await readTraffic(admin)
+        const shortfall = after && transferShortfall(variant.work, point.expectedRows, before, after)
+        if (shortfall) measurement = { ...measurement, error: shortfall }
       }
       // Its parts would otherwise be merged in the background during the next runs.
       if (variant.work === 'insert') await admin.command(`TRUNCATE TABLE ${insertTable}`)
@@ -388,10 +407,13 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       wallSeconds: (performance.now() - started) / 1000,
       machine: describeThisMachine(tools),
       server: {
-        version: info.version,
+        // `SELECT version()` has all four parts (26.7.2.1); the hello only three.
+        version: server.version || info.version,
+        generation: server.generation,
         source: server.source === 'local' ? 'a throwaway local server started by the bench' : server.source,
       },
       dataset: { ...dataset, cutoffRows },
+      trafficChecked: countsTraffic,
       peers,
       sections: sectionResults,
     }

@@ -6,6 +6,7 @@
  * ```sh
  * node dist/cli.js                                 # quick run: a few minutes, prints the table
  * node dist/cli.js --full --out results            # the full run whose files are committed
+ * node dist/cli.js --server 18.16                  # Debian's 18.16 instead of the modern server
  * node dist/cli.js setup-peers                     # Python drivers and ch-go into .peers/
  * CLICKHOUSE_URL=http://127.0.0.1:8123 node dist/cli.js --sections chbench --numbers 500M
  * ```
@@ -23,6 +24,7 @@ import { writeReportFiles } from './report-files.js'
 import { renderMarkdownRatios } from './report-markdown.js'
 import { renderRstReport } from './report-rst.js'
 import { type ClientId, clientIds, sections } from './scenario-catalog.js'
+import { chooseGeneration, parseServerChoice, type ServerGeneration } from './server-choice.js'
 import type { BenchPaths } from './variant-launch.js'
 
 const root = resolve(import.meta.dirname, '..')
@@ -81,6 +83,12 @@ function parseClients(value: string): ClientId[] {
   return ids as ClientId[]
 }
 
+function parseServer(value: string): ServerGeneration {
+  const generation = parseServerChoice(value)
+  if (!generation) throw new InvalidArgumentError(`${value}: 18.16 or modern`)
+  return generation
+}
+
 function positive(value: string): number {
   const number = Number(value)
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('a positive integer')
@@ -91,6 +99,7 @@ interface CliOptions {
   full?: boolean
   out?: string
   url?: string
+  server?: ServerGeneration
   repetitions?: number
   cutoffs?: Cutoff[]
   numbers?: number[]
@@ -113,6 +122,11 @@ const program = new Command('clickwire-bench')
   .option('--full', 'every cutoff, every variant, ch-bench at 100M and 500M, 5 repetitions')
   .option('--out <dir>', 'write results.rst, results.md, results.json and charts/*.svg there')
   .option('--url <url>', 'an existing server (default CLICKHOUSE_URL, else a throwaway local one)')
+  .option(
+    '--server <generation>',
+    'the throwaway server: modern (ClickHouse 26.7) or 18.16 (default: CLICKWIRE_SERVER, else modern)',
+    parseServer,
+  )
   .option('--repetitions <n>', 'runs per variant and point (median reported)', positive)
   .option('--cutoffs <list>', 'row cutoffs: 45k,131k,217k,450k,697k (or their dates)', parseCutoffs)
   .option('--numbers <list>', 'ch-bench row counts, e.g. 100M,500M', parseNumbers)
@@ -138,6 +152,7 @@ const program = new Command('clickwire-bench')
         : options.cutoffs || options.numbers || options.sections || options.clients
           ? 'custom'
           : 'quick',
+      generation: chooseGeneration(options.server),
       repetitions: options.repetitions ?? (full ? 5 : 2),
       cutoffs: options.cutoffs ?? (full ? referenceCutoffs : [referenceCutoffs[0], referenceCutoffs[4]]),
       numbers: options.numbers ?? (full ? [100e6, 500e6] : [100e6]),

@@ -80,7 +80,11 @@ export const fixtureReport: BenchReport = {
     node: 'v20.19.0',
     python: '3.11.7',
   },
-  server: { version: '18.16.1', source: 'a throwaway local server started by the bench' },
+  server: {
+    version: '18.16.1',
+    generation: 'legacy',
+    source: 'a throwaway local server started by the bench',
+  },
   dataset: {
     source: 'generated',
     rows: 697813,

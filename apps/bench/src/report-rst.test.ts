@@ -88,7 +88,7 @@ describe('renderRstReport', () => {
       '',
       '* Machine: AMD EPYC, 2 cores, 24.0 GiB RAM, Debian GNU/Linux 12 (bookworm), Linux 6.1',
       '* Runtimes: Node.js v20.19.0, Python 3.11.7',
-      '* ClickHouse server: 18.16.1 (a throwaway local server started by the bench)',
+      '* ClickHouse server: 18.16.1 (legacy generation; a throwaway local server started by the bench)',
       "* Dataset: perftest.ontime, 697813 rows (generated), loaded in 10.5 s through clickwire's native insert (116,302 rows/s inserting); rows per cutoff: < 2017-01-04: 45202, < 2017-02-18: 697813",
       '* Method: quick run, 3 repetitions interleaved round-robin, median reported; each run is its own process; 123 s in all',
       '* Clients: clickwire-native commit abc1234; clickhouse-driver 0.2.11; clickhouse-connect (not run: not installed (run setup-peers))',

@@ -128,7 +128,7 @@ function iterationVariants(
       quick: httpQuick,
     }),
     variant(section, 'chgo-blocks', `ch-go blocks (${own})`, 'ch-go', work),
-    variant(section, 'cli-null', `clickhouse-client FORMAT Null (${own})`, 'clickhouse-client', work, {
+    variant(section, 'cli-null', `clickhouse-client --format Null (${own})`, 'clickhouse-client', work, {
       format: 'Null',
     }),
   ]
@@ -143,7 +143,7 @@ function arrowVariants(section: string, work: Work, numbers: string[]): Variant[
     }),
     variant(section, 'driver-arrow', `clickhouse-driver use_numpy (${driver})`, 'clickhouse-driver', work),
     variant(section, 'connect-arrow', `clickhouse-connect (${connect})`, 'clickhouse-connect', work),
-    variant(section, 'cli-null', `clickhouse-client FORMAT Null (${own})`, 'clickhouse-client', work, {
+    variant(section, 'cli-null', `clickhouse-client --format Null (${own})`, 'clickhouse-client', work, {
       format: 'Null',
     }),
   ]
@@ -200,7 +200,7 @@ export const variants: readonly Variant[] = [
   }),
   variant('parsed', 'driver-rows', 'clickhouse-driver Native (4)', 'clickhouse-driver', 'rows'),
   variant('parsed', 'connect-rows', 'clickhouse-connect (14)', 'clickhouse-connect', 'rows'),
-  variant('parsed', 'cli-null', 'clickhouse-client FORMAT Null (4)', 'clickhouse-client', 'rows', {
+  variant('parsed', 'cli-null', 'clickhouse-client --format Null (4)', 'clickhouse-client', 'rows', {
     format: 'Null',
   }),
 
@@ -217,7 +217,7 @@ export const variants: readonly Variant[] = [
   }),
   variant('arrow', 'driver-numpy', 'clickhouse-driver use_numpy (19)', 'clickhouse-driver', 'arrow-numpy'),
   variant('arrow', 'connect-arrow', 'clickhouse-connect (20)', 'clickhouse-connect', 'arrow'),
-  variant('arrow', 'cli-null', 'clickhouse-client FORMAT Null (18)', 'clickhouse-client', 'arrow', {
+  variant('arrow', 'cli-null', 'clickhouse-client --format Null (18)', 'clickhouse-client', 'arrow', {
     format: 'Null',
   }),
   ...arrowVariants('arrow-ints', 'arrow-ints', ['21', '21', '22']),

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import { variants } from './scenario-catalog.js'
+import { type BenchPaths, type BenchServer, type BenchTools, launchFor } from './variant-launch.js'
+
+const server: BenchServer = {
+  host: '127.0.0.1',
+  nativePort: 9000,
+  httpPort: 8123,
+  user: 'default',
+  password: 'secret',
+  nativeUrl: 'clickhouse://default:secret@127.0.0.1:9000',
+  httpUrl: 'http://default:secret@127.0.0.1:8123',
+  httpBase: 'http://127.0.0.1:8123',
+}
+const paths: BenchPaths = {
+  root: '/b',
+  dist: '/b/dist',
+  python: '/b/python',
+  peers: '/b/.peers',
+  data: '/b/.data',
+}
+const tools: BenchTools = {
+  node: '/usr/bin/node',
+  clickhouseClient: { file: '/usr/bin/clickhouse-client', args: [] },
+  curl: '/usr/bin/curl',
+  chgo: '/b/.peers/bin/chgo-bench',
+}
+const pointOf = (work: string) => (work === 'numbers' ? '1000' : '2017-01-04')
+
+describe('launchFor', () => {
+  // On 26.7 a FORMAT clause inside the query is run by the server: with Null it discards
+  // the rows and nothing travels. The client's own --format keeps them on the wire.
+  it('gives clickhouse-client its output format as an option, never inside the query', () => {
+    const reads = variants.filter((each) => each.client === 'clickhouse-client' && each.work !== 'insert')
+    expect(reads.length).toBeGreaterThan(5)
+    for (const variant of reads) {
+      const { args } = launchFor(variant, pointOf(variant.work), { server, paths, tools })
+      const query = args[args.indexOf('--query') + 1]!
+      expect({ id: variant.id, query }).not.toMatchObject({ query: expect.stringMatching(/\bFORMAT\b/i) })
+      expect(args[args.indexOf('--format') + 1]).toBe(variant.format ?? 'Null')
+    }
+  })
+
+  it('asks for the uncompressed and LZ4 protocols of ch-bench', () => {
+    const args = (id: string) =>
+      launchFor(variants.find((each) => each.id === id)!, '1000', { server, paths, tools }).args
+    expect(args('chbench/cli-none')).toEqual(expect.arrayContaining(['--compression', '0']))
+    expect(args('chbench/cli-lz4')).toEqual(expect.arrayContaining(['--compression', '1']))
+  })
+
+  it('runs ch-go on every ontime projection it has a variant for', () => {
+    const chgo = variants.filter((each) => each.client === 'ch-go')
+    expect(chgo.map((each) => each.work).sort()).toEqual([
+      'iterate',
+      'iterate-ints',
+      'iterate-strings',
+      'numbers',
+    ])
+    for (const variant of chgo) {
+      const spec = launchFor(variant, pointOf(variant.work), { server, paths, tools })
+      expect(spec.file).toBe(tools.chgo)
+      expect(spec.measure).toBe('self')
+    }
+  })
+})
