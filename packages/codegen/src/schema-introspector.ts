@@ -3,6 +3,7 @@ import { UsageError } from '@clickwire/protocol'
 import type { IntrospectOptions } from './codegen-options.js'
 import {
   type ColumnMetadata,
+  columnDefaultExpressionOf,
   columnDefaultKindOf,
   type SchemaMetadata,
   type TableMetadata,
@@ -161,11 +162,12 @@ async function readColumns(
     }
     let list = byTable.get(row.table)
     if (!list) byTable.set(row.table, (list = []))
+    const defaultKind = columnDefaultKindOf(row.default_kind)
     list.push({
       name: row.name,
       type: row.type,
-      defaultKind: columnDefaultKindOf(row.default_kind),
-      defaultExpression: row.default_expression,
+      defaultKind,
+      defaultExpression: columnDefaultExpressionOf(defaultKind, row.default_expression),
       comment: row.comment ?? '',
     })
   }

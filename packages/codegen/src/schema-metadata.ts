@@ -29,7 +29,8 @@ export interface ColumnMetadata {
 /**
  * What can be done with a table's rows:
  * - `table`: select and insert.
- * - `view`: select only (View, MaterializedView, LiveView, WindowView, Dictionary).
+ * - `view`: select only (View, MaterializedView, LiveView, WindowView, Dictionary, and the
+ *   engines that refuse writes: Merge, GenerateRandom).
  */
 export type TableKind = 'table' | 'view'
 
@@ -53,8 +54,19 @@ export interface SchemaMetadata {
   readonly tables: readonly TableMetadata[]
 }
 
-/** Engines whose rows cannot be inserted through the table itself. */
-const readOnlyEngines = new Set(['View', 'MaterializedView', 'LiveView', 'WindowView', 'Dictionary'])
+/**
+ * Engines whose rows cannot be inserted through the table itself. Merge and GenerateRandom
+ * refuse an INSERT ("Method write is not supported by storage Merge", NOT_IMPLEMENTED).
+ */
+const readOnlyEngines = new Set([
+  'View',
+  'MaterializedView',
+  'LiveView',
+  'WindowView',
+  'Dictionary',
+  'Merge',
+  'GenerateRandom',
+])
 
 /** The kind of a table from its engine name. */
 export function tableKindOf(engine: string): TableKind {
@@ -62,6 +74,15 @@ export function tableKindOf(engine: string): TableKind {
 }
 
 const defaultKinds: readonly string[] = ['', 'DEFAULT', 'MATERIALIZED', 'ALIAS', 'EPHEMERAL']
+
+/**
+ * A `default_expression` as the renderer should show it. For an EPHEMERAL column declared
+ * without an expression, 26.x reports the one it fills in, `defaultValueOfTypeName('String')`,
+ * which nobody wrote: read as none.
+ */
+export function columnDefaultExpressionOf(kind: ColumnDefaultKind, expression: string): string {
+  return kind === 'EPHEMERAL' && /^defaultValueOfTypeName\('.*'\)$/s.test(expression) ? '' : expression
+}
 
 /** A `default_kind` as read from the server; unknown future kinds count as computed (read-only). */
 export function columnDefaultKindOf(text: string): ColumnDefaultKind {

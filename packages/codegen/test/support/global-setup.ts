@@ -21,6 +21,6 @@ export default async function setup(project: TestProject): Promise<void> {
     throw new Error(`building @clickwire/codegen for the CLI tests failed:\n${stdout}${stderr}`)
   }
   const { httpUrl, generation } = project.getProvidedContext().clickhouse
-  // 26.x runs only the tests with schemas of their own (see legacySchemaOnly).
-  if (generation === 'legacy') await createSchema(httpUrl, generation)
+  // Each generation's own schema (see schemaSqlOf).
+  await createSchema(httpUrl, generation)
 }
