@@ -111,6 +111,38 @@ export interface ClientIdentity {
   readonly traceContext?: TraceContext | undefined
 }
 
+/** Every field empty: the ClientInfo of no query (and the base of the client's own). */
+const noQuery: Omit<ClientInfo, 'queryKind'> = Object.freeze({
+  initialUser: '',
+  initialQueryId: '',
+  initialAddress: '',
+  initialQueryStartTime: 0n,
+  interface: 0,
+  osUser: '',
+  clientHostname: '',
+  clientName: '',
+  clientVersionMajor: 0,
+  clientVersionMinor: 0,
+  clientRevision: 0,
+  clientVersionPatch: 0,
+  httpMethod: 0,
+  httpUserAgent: '',
+  forwardedFor: '',
+  httpReferer: '',
+  quotaKey: '',
+  distributedDepth: 0,
+  traceContext: undefined,
+  collaborateWithInitiator: false,
+  countParticipatingReplicas: 0,
+  numberOfCurrentReplica: 0,
+  scriptQueryNumber: 0,
+  scriptLineNumber: 0,
+  jwt: '',
+  clientAgent: '',
+  isInternal: false,
+  currentRoles: undefined,
+})
+
 /**
  * The ClientInfo of a query the client starts itself, with the defaults clickhouse-client
  * uses (initial user and query id empty, initial address `0.0.0.0:0`: the server replaces
@@ -118,11 +150,9 @@ export interface ClientIdentity {
  */
 export function initialClientInfo(identity: ClientIdentity): ClientInfo {
   return {
+    ...noQuery,
     queryKind: QueryKind.Initial,
-    initialUser: '',
-    initialQueryId: '',
     initialAddress: '0.0.0.0:0',
-    initialQueryStartTime: 0n,
     interface: ClientInterface.TCP,
     osUser: identity.osUser ?? '',
     clientHostname: identity.hostname ?? '',
@@ -131,22 +161,8 @@ export function initialClientInfo(identity: ClientIdentity): ClientInfo {
     clientVersionMinor: identity.versionMinor,
     clientRevision: identity.revision,
     clientVersionPatch: identity.versionPatch,
-    httpMethod: 0,
-    httpUserAgent: '',
-    forwardedFor: '',
-    httpReferer: '',
     quotaKey: identity.quotaKey ?? '',
-    distributedDepth: 0,
     traceContext: identity.traceContext,
-    collaborateWithInitiator: false,
-    countParticipatingReplicas: 0,
-    numberOfCurrentReplica: 0,
-    scriptQueryNumber: 0,
-    scriptLineNumber: 0,
-    jwt: '',
-    clientAgent: '',
-    isInternal: false,
-    currentRoles: undefined,
   }
 }
 
@@ -229,37 +245,6 @@ export function writeClientInfo(writer: ByteWriter, info: ClientInfo, revision: 
     }
   }
 }
-
-const noQuery: Omit<ClientInfo, 'queryKind'> = Object.freeze({
-  initialUser: '',
-  initialQueryId: '',
-  initialAddress: '',
-  initialQueryStartTime: 0n,
-  interface: 0,
-  osUser: '',
-  clientHostname: '',
-  clientName: '',
-  clientVersionMajor: 0,
-  clientVersionMinor: 0,
-  clientRevision: 0,
-  clientVersionPatch: 0,
-  httpMethod: 0,
-  httpUserAgent: '',
-  forwardedFor: '',
-  httpReferer: '',
-  quotaKey: '',
-  distributedDepth: 0,
-  traceContext: undefined,
-  collaborateWithInitiator: false,
-  countParticipatingReplicas: 0,
-  numberOfCurrentReplica: 0,
-  scriptQueryNumber: 0,
-  scriptLineNumber: 0,
-  jwt: '',
-  clientAgent: '',
-  isInternal: false,
-  currentRoles: undefined,
-})
 
 /** Reads ClientInfo; undefined when short. */
 export function readClientInfo(reader: ByteReader, revision: number): ClientInfo | undefined {

@@ -4,6 +4,7 @@ import { bindPlaceholders, type QueryParameters } from './parameter-binding.js'
 import type { ParameterValue, ScalarParameter } from './parameter-model.js'
 import { canonicalParameterType } from './parameter-type-names.js'
 import { nestedElementType, toParameterValue } from './parameter-value.js'
+import { utf8Length } from './text-parameters.js'
 
 /*
  * Client-side substitution, for servers that cannot take parameters (HTTP before `param_`,
@@ -145,13 +146,4 @@ export function maxQuerySizeOf(
     if (Number.isFinite(number) && number > 0) limit = number
   }
   return limit
-}
-
-function utf8Length(text: string): number {
-  let bytes = text.length
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1
-  }
-  return bytes
 }

@@ -33,7 +33,8 @@ function stringOrBytes(type: TypeNode, value: unknown, at: ParameterPath): reado
   return [checkedString(type, value, at), false]
 }
 
-function utf8Length(text: string): number {
+/** The length of `text` in UTF-8 bytes (a surrogate pair is 4; lone surrogates are refused before this counts). */
+export function utf8Length(text: string): number {
   let length = text.length
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
