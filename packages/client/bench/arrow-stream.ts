@@ -1,7 +1,7 @@
 // arrow() over HTTP as today (Native blocks converted by the client) next to the same query
 // as `FORMAT ArrowStream` read by apache-arrow's `tableFromIPC`, on the same server in the
 // same run, interleaved; then both tables compared: schema (names, types, nullability) and
-// every value. Run with `CLICKHOUSE_URL=http://127.0.0.1:8123 node bench/run.mjs` against a
+// every value. Run with `CLICKHOUSE_URL=http://127.0.0.1:8123 pnpm bench` against a
 // server that has ArrowStream (BENCH_RUNS=... repetitions, BENCH_CASES=ints,mixed,u64).
 import { createHttpTransport } from '@clickwire/http'
 import {

@@ -1,6 +1,6 @@
 // Throughput of the HTTP path next to curl, on the same server in the same run:
 //   SELECT number FROM system.numbers_mt LIMIT 500000000 FORMAT Native  (4 GB of UInt64)
-// Run with `node bench/run.mjs` (CLICKHOUSE_URL=http://... to use a running server;
+// Run with `pnpm bench` (CLICKHOUSE_URL=http://... to use a running server;
 // BENCH_ROWS=... to change the size, BENCH_RUNS=... the repetitions).
 import { spawn } from 'node:child_process'
 import { Pool } from 'undici'

@@ -1,11 +1,13 @@
 // Bundles a benchmark written in TypeScript (workspace packages from their sources) with
-// vite, then runs it with node. Usage: node bench/run.mjs [bench/arrow-stream.ts]
+// vite, then runs it with node, from the package folder that holds it:
+//   node ../../scripts/run-ts-bench.mjs bench/<name>.ts   (each package has it as `pnpm bench`)
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, join, resolve } from 'node:path'
 
-const entry = resolve(process.argv[2] ?? 'bench/arrow-stream.ts')
+if (!process.argv[2]) throw new Error('usage: node ../../scripts/run-ts-bench.mjs bench/<name>.ts')
+const entry = resolve(process.argv[2])
 // Inside the package, so that the bundle's external imports (undici, ...) resolve.
 mkdirSync('node_modules/.cache', { recursive: true })
 const out = mkdtempSync(join('node_modules/.cache', 'clickwire-bench-'))
@@ -17,7 +19,7 @@ try {
     logLevel: 'warn',
     resolve: { conditions: ['@clickwire/source', 'node', 'module', 'import', 'default'] },
     ssr: {
-      noExternal: ['@clickwire/http', '@clickwire/native', '@clickwire/protocol'],
+      noExternal: [/^@clickwire\/(?!testing)/],
       external: ['@clickwire/testing', 'lz4-napi'],
       resolve: { conditions: ['@clickwire/source', 'node'], externalConditions: ['node'] },
     },
