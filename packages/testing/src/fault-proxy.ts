@@ -29,6 +29,13 @@ interface Pair {
   server: Socket
   counts: Record<Direction, number>
   stalled: boolean
+  /**
+   * The proxy has ended this connection for the client and, with `resetServer: false`, only
+   * drains what the server still sends (see {@link FaultProxyOptions.resetServer}).
+   */
+  severed: boolean
+  /** Settles once the server's side is closed. */
+  serverClosed: Promise<void>
 }
 
 /** How the proxy treats the server side of its connections. */
@@ -36,12 +43,21 @@ export interface FaultProxyOptions {
   /**
    * Whether a reset (`resetAfter`, {@link FaultProxy.resetAll}, {@link FaultProxy.close})
    * sends an RST to the server as well as to the client (default true). With false, the
-   * server's side is closed (FIN) instead, while the client still gets the RST: what the
-   * client sees is the same. For the modern test engine, which aborts the whole process
-   * when a connection it reads from is reset (native or HTTP; see `modernHandshakeAbort`).
+   * server's side gets a FIN instead, while the client still gets the RST: what the client
+   * sees is the same. And whenever the proxy ends a connection (a reset, a cut, the client's
+   * side failing), it then keeps the server's side open, reading and discarding what the
+   * server still sends, until the server closes it (or {@link drainLimitMs} passes): a
+   * server that answers a request cut short (an HTTP 400 for a truncated header, a native
+   * exception packet) writes into an open socket, not into one already closed. For the
+   * modern test engine, which aborts the whole process when a connection's handler ends in
+   * an exception: an RST on a connection it reads from, or EPIPE ("I/O error: Broken pipe")
+   * on a write to one the proxy closed (see `modernHandshakeAbort`).
    */
   readonly resetServer?: boolean
 }
+
+/** How long a drained server side (`resetServer: false`) may stay open before it is destroyed. */
+export const drainLimitMs = 10_000
 
 /** Bytes the proxy forwarded on one connection, as they went (see {@link FaultProxy.setTap}). */
 export type ProxyTap = (connection: number, direction: Direction, bytes: Uint8Array) => void
@@ -114,7 +130,8 @@ export class FaultProxy {
   /** Proxied connections with a socket still open. */
   get open(): number {
     let open = 0
-    for (const pair of this.pairs) if (!pair.client.destroyed || !pair.server.destroyed) open++
+    for (const pair of this.pairs)
+      if (!pair.severed && (!pair.client.destroyed || !pair.server.destroyed)) open++
     return open
   }
 
@@ -130,11 +147,15 @@ export class FaultProxy {
     for (const pair of this.pairs) this.resetPair(pair)
   }
 
-  /** Stops accepting, and resets what is open. */
+  /**
+   * Stops accepting, and resets what is open (with `resetServer: false`, once the server
+   * closed the sides being drained).
+   */
   async close(): Promise<void> {
     this.resetAll()
+    const drains = this.options.resetServer === false ? [...this.pairs].map((pair) => pair.serverClosed) : []
     this.pairs.clear()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await Promise.all([...drains, new Promise<void>((resolve) => this.server.close(() => resolve()))])
   }
 
   private accept(client: Socket): void {
@@ -151,6 +172,8 @@ export class FaultProxy {
       server,
       counts: { toServer: 0, toClient: 0 },
       stalled: false,
+      severed: false,
+      serverClosed: new Promise((resolve) => server.once('close', () => resolve())),
     }
     this.pairs.add(pair)
     this.peakOpen = Math.max(this.peakOpen, this.open)
@@ -160,7 +183,7 @@ export class FaultProxy {
     client.on('close', forget)
     server.on('close', forget)
     // Errors are the point of this proxy; they end the pair, nothing more.
-    client.on('error', () => server.destroy())
+    client.on('error', () => this.closeServer(pair))
     server.on('error', () => client.destroy())
     this.pipe(pair, client, server, 'toServer', fault)
     this.pipe(pair, server, client, 'toClient', fault)
@@ -170,7 +193,7 @@ export class FaultProxy {
     // Chunks are forwarded strictly in order even when delayed.
     let queue = Promise.resolve()
     from.on('data', (chunk: Buffer) => {
-      if (pair.stalled) return
+      if (pair.stalled || pair.severed) return
       let data = chunk
       const before = pair.counts[direction]
       const limit = firstLimit(fault, direction)
@@ -182,6 +205,7 @@ export class FaultProxy {
       if (data.length > 0) this.tap?.(pair.id, direction, data)
       const send = async () => {
         if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+        if (pair.severed) return
         if (fault.fragment) {
           for (let i = 0; i < data.length && !to.destroyed; i++) {
             to.write(data.subarray(i, i + 1))
@@ -203,8 +227,29 @@ export class FaultProxy {
 
   private resetPair(pair: Pair): void {
     reset(pair.client)
-    if (this.options.resetServer === false) pair.server.destroy()
+    if (this.options.resetServer === false) this.drainServer(pair)
     else reset(pair.server)
+  }
+
+  /** Ends the server's side of a pair whose client side failed. */
+  private closeServer(pair: Pair): void {
+    if (this.options.resetServer === false) this.drainServer(pair)
+    else pair.server.destroy()
+  }
+
+  /**
+   * Sends the server a FIN and from now on only reads (and drops) what it still sends, until
+   * it closes its side: the server sees the connection end, never a write into a closed one.
+   */
+  private drainServer(pair: Pair): void {
+    if (pair.severed) return
+    pair.severed = true
+    const server = pair.server
+    if (server.destroyed) return
+    server.end()
+    server.resume()
+    const limit = setTimeout(() => server.destroy(), drainLimitMs)
+    server.once('close', () => clearTimeout(limit))
   }
 
   private trigger(pair: Pair, kind: 'cut' | 'reset' | 'stall'): void {
@@ -217,8 +262,12 @@ export class FaultProxy {
       return
     }
     pair.client.end()
-    pair.server.end()
     pair.client.destroySoon()
+    if (this.options.resetServer === false) {
+      this.drainServer(pair)
+      return
+    }
+    pair.server.end()
     pair.server.destroySoon()
   }
 }

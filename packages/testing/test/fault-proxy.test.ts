@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { connect, createServer, type Socket } from 'node:net'
 import { describe, expect, inject, it } from 'vitest'
 import { FaultProxy } from '../src/index.js'
 
@@ -46,5 +48,52 @@ describe('FaultProxy', () => {
       await proxy.close()
     }
     expect(proxy.open).toBe(0)
+  })
+
+  it('with resetServer: false, drains the server side of a cut until the server closes it', async () => {
+    // A server that answers a request cut short after the client has gone, as ClickHouse
+    // does (an HTTP 400, a native exception): the proxy must take that answer, not EPIPE it.
+    const writes: (Error | null | undefined)[] = []
+    const target = createServer({ allowHalfOpen: true }, (socket: Socket) => {
+      socket.on('error', () => {})
+      socket.resume()
+      socket.on('end', () =>
+        setTimeout(() => {
+          socket.write(Buffer.alloc(64 * 1024, 1), (error) => {
+            writes.push(error)
+            socket.end()
+          })
+        }, 50),
+      )
+    })
+    target.listen(0, '127.0.0.1')
+    await once(target, 'listening')
+    const address = target.address()
+    if (address === null || typeof address === 'string') throw new Error('no port')
+    const proxy = await FaultProxy.start(
+      { host: '127.0.0.1', port: address.port },
+      { cutAfter: { direction: 'toServer', bytes: 4 } },
+      { resetServer: false },
+    )
+    try {
+      const client = connect(proxy.port, '127.0.0.1')
+      let received = 0
+      client.on('data', (chunk: Buffer) => {
+        received += chunk.length
+      })
+      client.on('error', () => {})
+      client.write('cut here, this never arrives')
+      await once(client, 'close')
+      // The client saw the cut, nothing of the late answer; the proxy no longer counts it.
+      expect(received).toBe(0)
+      expect(proxy.open).toBe(0)
+      await proxy.close()
+      // close() waited for the server to finish: its late write went through.
+      expect(writes.map((error) => error ?? null)).toEqual([null])
+      expect(proxy.openSockets).toBe(0)
+    } finally {
+      await proxy.close()
+      await new Promise((resolve) => target.close(resolve))
+    }
   })
 })
