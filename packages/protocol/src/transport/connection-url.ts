@@ -115,7 +115,9 @@ export function parseConnectionUrl(
   }
   const parameters: [string, string][] = []
   // forEach, not iteration: the build's lib has no DOM.Iterable (the package runs anywhere).
-  new URLSearchParams(query).forEach((value, key) => parameters.push([key, value]))
+  new URLSearchParams(query).forEach((value, key) => {
+    parameters.push([key, value])
+  })
   // No setting or option name has an @, and a fragment means nothing here: an @ there is the
   // rest of a password whose ? or # was not encoded, and the part before it reached the hosts.
   if (
