@@ -86,6 +86,15 @@ for (const transport of transports) {
             if (outcome.ok) continue
             expect(ClickwireError.isInstance(outcome.error), `${where}: ${String(outcome.error)}`).toBe(true)
             expect((outcome.error as ClickwireError).name, where).toMatch(/^(ConnectionError|TimeoutError)$/)
+            // A reset or a cut breaks it while data is still going out, below the squashing
+            // threshold: the error says nothing was written (and the table below agrees). A
+            // stalled proxy still takes every byte, so the client sent it all and only the
+            // answer is missing: it cannot know, and says the insert may have been written.
+            const said = kind === 'stallAfter' ? 'unknown' : 'not-written'
+            expect((outcome.error as ClickwireError).insertOutcome, where).toBe(said)
+            expect((outcome.error as Error).message, where).toContain(
+              said === 'unknown' ? 'the insert may have been written' : 'the insert was not written',
+            )
             // Nothing committed: wait until the server has let go of the broken insert.
             let left = -1
             for (let attempt = 0; attempt < 60; attempt++) {

@@ -7,6 +7,7 @@ import {
   ConnectionError,
   compressFrames,
   decodeUtf8,
+  defaultSquashing,
   emptyProgress,
   FrameDecoder,
   httpQueryParameters,
@@ -23,11 +24,13 @@ import {
   resolveValueMapping,
   type ServerInfo,
   type Settings,
+  squashSetting,
   substituteParameters,
   TimeoutError,
   type Transport,
   UsageError,
   type ValueMapping,
+  withInsertOutcome,
 } from '@clickwire/protocol'
 import { serverError } from './exception-trailer.js'
 import { gzipChunks } from './gzip-body.js'
@@ -150,6 +153,8 @@ export class HttpTransport implements Transport {
   readonly #schemas = new Map<string, Promise<readonly ColumnMeta[]>>()
   readonly #described = new Map<string, Promise<readonly string[] | undefined>>()
   #closed = false
+  /** How to stop each request in flight; close() stops them (and their queries on the server). */
+  readonly #active = new Set<(reason: unknown) => Promise<void>>()
   /** Aborted by close(): best-effort KILL QUERY requests still in flight give up then. */
   readonly #closing = new AbortController()
   #retries = 0
@@ -333,7 +338,26 @@ export class HttpTransport implements Transport {
         throw error
       }
     })()
-    const body: BackendBody = gzip ? gzipChunks(guarded) : guarded
+    const encoded = gzip ? gzipChunks(guarded) : guarded
+    // Whether the whole body went out: after that, only the server's answer is missing.
+    const sent = { all: false }
+    const body: BackendBody = (async function* () {
+      yield* encoded
+      sent.all = true
+    })()
+    const settings = { ...this.#options.settings, ...options.settings }
+    const outcome = (error: unknown) =>
+      withInsertOutcome(
+        error,
+        {
+          allSent: sent.all,
+          rowsSent: counter.rows,
+          bytesSent: counter.serializedBytes ?? 0,
+          squashRows: squashSetting(settings.min_insert_block_size_rows, defaultSquashing.rows),
+          squashBytes: squashSetting(settings.min_insert_block_size_bytes, defaultSquashing.bytes),
+        },
+        queryId,
+      )
     const exchange = await this.#send(
       {
         queryId,
@@ -350,11 +374,11 @@ export class HttpTransport implements Transport {
       if (producerFailure) throw producerFailure.error
       // A schema that changed makes the next insert describe the table again.
       this.#schemas.delete(this.#schemaKey(table))
-      throw error
+      throw outcome(error)
     })
     const progress = await this.#drain(exchange).catch((error: unknown) => {
       if (producerFailure) throw producerFailure.error
-      throw error
+      throw outcome(error)
     })
     return {
       queryId,
@@ -414,6 +438,18 @@ export class HttpTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.#closed) return
+    // Requests still running are aborted and their queries killed (while KILL can still be sent).
+    const stopping = [...this.#active].map((stop) => stop(new AbortError(undefined, 'the client is closed')))
+    if (stopping.length > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([
+        Promise.allSettled(stopping),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 2_000)
+        }),
+      ])
+      clearTimeout(timer)
+    }
     this.#closed = true
     this.#closing.abort()
     await this.#backend.close()
@@ -669,17 +705,34 @@ export class HttpTransport implements Transport {
       void stop(new AbortError(user?.reason))
     }
     const settle = () => {
+      this.#active.delete(stop)
       if (timer !== undefined) clearTimeout(timer)
       timer = undefined
       user?.removeEventListener('abort', onUserAbort)
     }
     user?.addEventListener('abort', onUserAbort, { once: true })
+    if (kill) this.#active.add(stop)
     if (timeoutMs > 0) {
       timer = setTimeout(() => {
         void stop(new TimeoutError('request', timeoutMs))
       }, timeoutMs)
     }
+    let killed = false
+    // The request failed under us (a receive timeout, a reset, a cut body) with the query
+    // perhaps still running: the server notices a client that went away only when it next
+    // writes, so it is killed by query id. Not when the connection was never made.
+    const killAfterFailure = (cause: unknown) => {
+      if (!kill || !started || killed || stopped || controller.signal.aborted) return
+      if (!isBackendFailure(cause)) return
+      if (cause.timeout === 'connect') return
+      // A socket failure before any answer byte is what a stale kept-alive socket looks like
+      // (the request most likely never reached the server): only a timeout there kills.
+      if (cause.phase === 'before-response' && cause.timeout === undefined) return
+      killed = true
+      void this.#kill(queryId)
+    }
     const mapError = (cause: unknown, detail: string): Error => {
+      killAfterFailure(cause)
       if (controller.signal.aborted) {
         const reason: unknown = controller.signal.reason
         if (reason instanceof Error) return reason

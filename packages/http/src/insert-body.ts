@@ -14,6 +14,8 @@ export interface InsertCounter {
   rows: number
   blocks: number
   bytes: number
+  /** Block bytes as serialised, before any compression. */
+  serializedBytes?: number
 }
 
 /**
@@ -49,6 +51,7 @@ export async function* nativeInsertBody(
     sizeHint = Math.max(sizeHint, bytes.length + (bytes.length >> 3))
     counter.rows += batch.rows
     counter.blocks++
+    counter.serializedBytes = (counter.serializedBytes ?? 0) + bytes.length
     const out = transform ? transform(bytes) : bytes
     counter.bytes += out.length
     yield out

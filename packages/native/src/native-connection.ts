@@ -41,6 +41,8 @@ export class NativeConnection implements Poolable {
   lastUsed = 0
   /** Requests begun on this connection; more than 1 means it was reused from the pool. */
   requests = 0
+  /** Block bytes (as serialised, before compression) sent in the current request. */
+  blockBytesSent = 0
   private state: State = 'idle'
   readonly pump: PacketPump
   readonly context: CodecContext
@@ -158,6 +160,7 @@ export class NativeConnection implements Poolable {
     this.state = 'busy'
     this.draining = false
     this.requests++
+    this.blockBytesSent = 0
     this.channel.ref(true)
     this.pump.reset()
   }
@@ -220,8 +223,13 @@ export class NativeConnection implements Poolable {
     if (this.codecs) {
       this.frames ??= new FrameWriter(this.writer, this.codecs, { method: this.options.compression })
       blockWriter.write(this.frames.input, columns, rows)
+      this.blockBytesSent += this.frames.input.offset
       this.frames.flush()
-    } else blockWriter.write(writer, columns, rows)
+    } else {
+      const start = writer.offset
+      blockWriter.write(writer, columns, rows)
+      this.blockBytesSent += writer.offset - start
+    }
     await this.send(writer.finish())
   }
 

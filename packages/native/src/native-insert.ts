@@ -28,6 +28,10 @@ export interface InsertOutcome {
 export interface InsertState {
   /** True once the header arrived: from then on the server reads our data blocks. */
   streaming: boolean
+  /** Rows in the blocks handed to the socket. */
+  rowsSent?: number
+  /** True once the end marker was handed to the socket: only the server's answer is missing. */
+  endSent?: boolean
 }
 
 /**
@@ -123,6 +127,7 @@ export async function runInsert(
         blocks,
       )
       rowsSent += piece.rows
+      state.rowsSent = rowsSent
       // An error the server raised meanwhile (a bad value, a failing MATERIALIZED
       // expression) stops the insert now rather than after the whole stream.
       for (let packet = connection.poll(); packet; packet = connection.poll()) {
@@ -132,6 +137,7 @@ export async function runInsert(
   }
   check()
   await connection.sendData('', [], 0)
+  state.endSent = true
   for (;;) if (absorb(await connection.receive())) break
   // Servers that report an insert only in ProfileEvents (26.7 sends no Progress for it)
   // still get written counters in the outcome, the same as HTTP's summary shows.

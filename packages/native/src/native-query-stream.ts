@@ -3,6 +3,7 @@ import {
   type BlockStream,
   ClickHouseError,
   type ColumnMeta,
+  ConnectionError,
   emptyProgress,
   type NativeBlock,
   type ProfileInfo,
@@ -18,6 +19,13 @@ import type { IncomingPacket } from './packet-pump.js'
 
 /** How long a cancelled query may take to wind down before its connection is dropped. */
 const drainTimeoutMs = 5_000
+
+/**
+ * How long a Cancel may go unanswered before the query is also killed from another
+ * connection: the server reads a Cancel only every `interactive_delay` (and not at all
+ * while a step of the query blocks), so Cancel alone may leave the query running.
+ */
+const killAfterMs = 500
 
 /** Adds one Progress packet (increments) to the running totals. */
 export function addProgress(total: Progress, packet: IncomingPacket & { type: 'Progress' }): Progress {
@@ -99,6 +107,11 @@ export class NativeQueryStream implements BlockStream {
     limitMs = timeoutMs,
     /** The statement is an INSERT: a header block then means the server waits for rows. */
     private readonly insertStatement = false,
+    /**
+     * Stops the query on the server from another connection (`KILL QUERY`): used when this
+     * connection broke or went silent with the query perhaps still running there.
+     */
+    private readonly killOnServer?: (() => void) | undefined,
   ) {
     if (signal) {
       this.onAbort = () => void this.stop(new AbortError(signal.reason, `query ${queryId} was aborted`))
@@ -329,8 +342,31 @@ export class NativeQueryStream implements BlockStream {
     // A cancelled query reports the reason of the cancel, not the server's "cancelled".
     this.failure ??= error
     if (clean) this.connection.finish()
-    else this.connection.fail(error)
+    else {
+      this.connection.fail(error)
+      // The connection broke or went silent (a receive timeout, a reset, a cancel that did
+      // not drain) with the query perhaps still running: a server notices a client that went
+      // away only when it next writes or polls, so the query is killed from elsewhere. Not
+      // when the server never answered a request over a reused connection (the transport
+      // sends it again with the same query id), nor after the server's own exception.
+      const unsent = ConnectionError.isInstance(error) && !this.answered
+      if (!ClickHouseError.isInstance(error) && !unsent) this.kill()
+    }
     this.release(this.connection)
+  }
+
+  private killed = false
+
+  /** Stops the query with `reason` (the transport closes): the consumer gets `reason`. */
+  abort(reason: Error): void {
+    void this.stop(reason).catch(() => {})
+  }
+
+  /** Asks for a KILL QUERY of this query from another connection, once. */
+  private kill(): void {
+    if (this.killed || !this.killOnServer) return
+    this.killed = true
+    this.killOnServer()
   }
 
   private stop(reason: Error): Promise<void> {
@@ -349,6 +385,7 @@ export class NativeQueryStream implements BlockStream {
           ),
         )
       }, drainTimeoutMs)
+      const killer = setTimeout(() => this.kill(), killAfterMs)
       try {
         await this.connection.sendCancel()
         while (!this.ended) await this.pull()
@@ -357,6 +394,7 @@ export class NativeQueryStream implements BlockStream {
         while (!this.ended) await this.pull()
       } finally {
         clearTimeout(deadline)
+        clearTimeout(killer)
       }
     })()
     return this.cancelling

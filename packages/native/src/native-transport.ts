@@ -5,6 +5,7 @@ import {
   ClickHouseError,
   type CompressionCodecs,
   ConnectionError,
+  defaultSquashing,
   firstKeyword,
   type InsertOptions,
   type InsertProducer,
@@ -17,9 +18,11 @@ import {
   resolveValueMapping,
   type ServerInfo,
   type Settings,
+  squashSetting,
   TimeoutError,
   type Transport,
   UsageError,
+  withInsertOutcome,
 } from '@clickwire/protocol'
 import { loadCompression } from './compression-loader.js'
 import { ConnectionPool } from './connection-pool.js'
@@ -79,6 +82,10 @@ export class NativeTransport implements Transport {
   private codecs: Promise<CompressionCodecs | undefined> | undefined
   private server: ServerInfo | undefined
   private closed = false
+  /** Query streams not ended yet: close() stops them. */
+  private readonly streams = new Set<NativeQueryStream>()
+  /** KILL QUERY requests in flight; close() waits a little for them. */
+  private readonly kills = new Set<Promise<void>>()
 
   constructor(options: NativeTransportOptions) {
     if (!options.hosts || options.hosts.length === 0)
@@ -158,14 +165,14 @@ export class NativeTransport implements Transport {
     this.pool.release(connection)
   }
 
-  private settingsFor(extra: Settings | undefined) {
+  private settingsFor(extra: Settings | undefined, methodOnly = false) {
     // The client compresses what it sends with its own method; the server picks the method
     // of its answers from this setting (LZ4 unless told), so ZSTD must be asked for.
     const method: Settings | undefined =
       this.options.compression === 'zstd'
         ? { network_compression_method: 'zstd', network_zstd_compression_level: this.options.zstdLevel }
         : undefined
-    const merged: Settings = { ...method, ...this.options.settings, ...extra }
+    const merged: Settings = methodOnly ? { ...method } : { ...method, ...this.options.settings, ...extra }
     // Every setting is marked important: a server (54429+) then refuses a name it does not
     // know (UNKNOWN_SETTING), as HTTP and 18.16 do, instead of skipping it in silence.
     return Object.entries(merged)
@@ -251,16 +258,57 @@ export class NativeTransport implements Transport {
       this.abandon(connection, error)
       throw error
     }
-    return new NativeQueryStream(
+    const stream = new NativeQueryStream(
       connection,
       queryId,
       options,
-      this.release,
+      (released) => {
+        this.streams.delete(stream)
+        this.release(released)
+      },
       options.signal,
       budget.remaining(),
       budget.limitMs,
       firstKeyword(sql) === 'INSERT',
+      () => this.killQuery(connection.server.host, queryId),
     )
+    this.streams.add(stream)
+    return stream
+  }
+
+  /**
+   * Stops a query on the server from a connection of its own, to the host the query runs
+   * on (`KILL QUERY ... ASYNC`): for a query whose connection broke or went silent. Best
+   * effort and in the background; errors are dropped.
+   */
+  private killQuery(host: HostAddress, queryId: string): void {
+    const limitMs = this.options.connectTimeoutMs + 2_000
+    const run = (async () => {
+      const codecs = await this.compression()
+      const connection = await NativeConnection.open(host, { ...this.options, receiveTimeoutMs: 0 }, codecs)
+      try {
+        connection.begin()
+        const quoted = queryId.replace(/[\\']/g, '\\$&')
+        await connection.sendQuery({
+          queryId: randomUUID(),
+          sql: `KILL QUERY WHERE query_id = '${quoted}' ASYNC`,
+          settings: this.settingsFor(undefined, true),
+          parameters: [],
+        })
+        await connection.sendData('', [], 0)
+        const answered = (async () => {
+          for (;;) {
+            const packet = await connection.receive()
+            if (packet.type === 'EndOfStream' || packet.type === 'Exception') return
+          }
+        })()
+        await withTimeout(answered, limitMs, 'kill', undefined, () => connection.destroy())
+      } finally {
+        connection.destroy()
+      }
+    })().catch(() => {})
+    this.kills.add(run)
+    void run.finally(() => this.kills.delete(run))
   }
 
   /** External tables, then the empty block that ends them (sent after every Query). */
@@ -314,8 +362,9 @@ export class NativeTransport implements Transport {
     const signal = options.signal
     for (let attempt = 0; ; attempt++) {
       const connection = await this.acquire(signal, budget.remaining())
-      const state = { streaming: false }
+      const state: { streaming: boolean; rowsSent?: number; endSent?: boolean } = { streaming: false }
       let failure: Error | undefined
+      let querySent = false
       const stop = (error: Error) => {
         failure ??= error
         connection.fail(failure)
@@ -346,6 +395,7 @@ export class NativeTransport implements Transport {
           settings: this.settingsFor(options.settings),
           parameters: prepared.parameters,
         })
+        querySent = true
         await connection.sendData('', [], 0)
         const outcome = await runInsert(
           connection,
@@ -359,10 +409,11 @@ export class NativeTransport implements Transport {
         )
         connection.finish()
         return { queryId, ...outcome }
-      } catch (error) {
+      } catch (caught) {
+        const error = this.insertFailure(caught, failure, connection, state, queryId, options, querySent)
         if (failure) {
           if (connection.busy) connection.fail(failure)
-          throw failure
+          throw error
         }
         // Before the header the server has read all we sent (an Exception there, e.g. an
         // unknown table, leaves the connection clean); from the header on it is reading
@@ -386,6 +437,46 @@ export class NativeTransport implements Transport {
         this.pool.release(connection)
       }
     }
+  }
+
+  /**
+   * The error an insert fails with: a connection failure, timeout or abort says whether the
+   * rows can have been written ({@link ClickwireError.insertOutcome}), and the insert is
+   * killed on the server when it may still run there.
+   */
+  private insertFailure(
+    caught: unknown,
+    failure: Error | undefined,
+    connection: NativeConnection,
+    state: { streaming: boolean; rowsSent?: number; endSent?: boolean },
+    queryId: string,
+    options: InsertOptions,
+    querySent: boolean,
+  ): unknown {
+    const error = failure ?? caught
+    if (!querySent || ClickHouseError.isInstance(error) || UsageError.isInstance(error)) return error
+    if (
+      !ConnectionError.isInstance(error) &&
+      !TimeoutError.isInstance(error) &&
+      !AbortError.isInstance(error)
+    )
+      return error
+    // A stale pooled connection that failed before any answer is retried with the same query
+    // id: nothing to kill then.
+    if (connection.pump.received > 0 || !ConnectionError.isInstance(error))
+      this.killQuery(connection.server.host, queryId)
+    const settings = { ...this.options.settings, ...options.settings }
+    return withInsertOutcome(
+      error,
+      {
+        allSent: state.endSent === true,
+        rowsSent: state.rowsSent ?? 0,
+        bytesSent: connection.blockBytesSent,
+        squashRows: squashSetting(settings.min_insert_block_size_rows, defaultSquashing.rows),
+        squashBytes: squashSetting(settings.min_insert_block_size_bytes, defaultSquashing.bytes),
+      },
+      queryId,
+    )
   }
 
   async ping(
@@ -412,7 +503,21 @@ export class NativeTransport implements Transport {
 
   async close(): Promise<void> {
     this.closed = true
+    // Queries still running are cancelled; the pool then drops their draining connections,
+    // and a query that did not stop by then is killed from another connection.
+    for (const stream of this.streams) stream.abort(new AbortError(undefined, 'the client is closed'))
     await this.pool.close()
+    // Queries the close cut off are being killed: give that a moment, not the whole limit.
+    if (this.kills.size > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([
+        Promise.all(this.kills),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 2_000)
+        }),
+      ])
+      clearTimeout(timer)
+    }
   }
 
   toString(): string {

@@ -1,4 +1,4 @@
-import { ClickwireError } from './clickwire-error.js'
+import { ClickwireError, type InsertOutcome } from './clickwire-error.js'
 
 const brand = Symbol.for('clickwire.error.abort')
 
@@ -7,8 +7,12 @@ export class AbortError extends ClickwireError {
   readonly [brand] = true
   readonly reason: unknown
 
-  constructor(reason?: unknown, message = 'the operation was aborted') {
-    super('ABORT', message, { cause: reason })
+  constructor(
+    reason?: unknown,
+    message = 'the operation was aborted',
+    options?: { insertOutcome?: InsertOutcome | undefined },
+  ) {
+    super('ABORT', message, { cause: reason, insertOutcome: options?.insertOutcome })
     this.reason = reason
   }
 

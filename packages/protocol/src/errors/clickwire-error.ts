@@ -1,6 +1,19 @@
 const brand = Symbol.for('clickwire.error')
 
 /**
+ * What is known about the rows of an insert that failed without the server's answer:
+ *
+ * - `not-written`: the connection broke (or the deadline or abort hit) before all of the
+ *   insert's data was sent, and what was sent is below the squashing thresholds
+ *   (`min_insert_block_size_rows` / `_bytes`), so the server stored none of it.
+ * - `incomplete`: it broke before all of the data was sent; blocks sent before the break
+ *   may be stored (squashing was off, or they were big enough), never part of a block.
+ * - `unknown`: all of the data (and the end marker) was sent, but the server's confirmation
+ *   never arrived: the insert may have been written. Retrying it may duplicate it.
+ */
+export type InsertOutcome = 'not-written' | 'incomplete' | 'unknown'
+
+/**
  * Base class of every error clickwire throws. Check with `ClickwireError.isInstance(e)`
  * rather than `instanceof`: the brand is a registered symbol, so the check also holds
  * when two copies of the package are installed side by side.
@@ -11,10 +24,20 @@ export class ClickwireError extends Error {
   readonly [brand] = true
   /** A stable machine-readable kind: `CLICKHOUSE`, `PROTOCOL`, `CONNECTION`, `TIMEOUT`, `ABORT`, ... */
   readonly kind: string
+  /**
+   * Set on a connection failure, timeout or abort of an insert: whether its rows can have
+   * been written (see {@link InsertOutcome}). Undefined on every other error.
+   */
+  readonly insertOutcome: InsertOutcome | undefined
 
-  constructor(kind: string, message: string, options?: { cause?: unknown }) {
-    super(redactSecrets(message), options)
+  constructor(
+    kind: string,
+    message: string,
+    options?: { cause?: unknown; insertOutcome?: InsertOutcome | undefined },
+  ) {
+    super(redactSecrets(message), options?.cause === undefined ? undefined : { cause: options.cause })
     this.kind = kind
+    this.insertOutcome = options?.insertOutcome
     this.name = new.target.name
   }
 

@@ -1,4 +1,4 @@
-import { ClickwireError } from './clickwire-error.js'
+import { ClickwireError, type InsertOutcome } from './clickwire-error.js'
 
 const brand = Symbol.for('clickwire.error.connection')
 
@@ -12,7 +12,12 @@ export class ConnectionError extends ClickwireError {
 
   constructor(
     message: string,
-    options?: { cause?: unknown; code?: string | undefined; address?: string | undefined },
+    options?: {
+      cause?: unknown
+      code?: string | undefined
+      address?: string | undefined
+      insertOutcome?: InsertOutcome | undefined
+    },
   ) {
     super('CONNECTION', message, options)
     this.code = options?.code ?? (options?.cause as { code?: string } | undefined)?.code

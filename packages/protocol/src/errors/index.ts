@@ -1,9 +1,16 @@
 export { AbortError } from './abort-error.js'
 export { ClickHouseError } from './clickhouse-error.js'
-export { ClickwireError, redactSecrets, registerSecret } from './clickwire-error.js'
+export { ClickwireError, type InsertOutcome, redactSecrets, registerSecret } from './clickwire-error.js'
 export { ConnectionError } from './connection-error.js'
 export { errorCodeName } from './error-codes.js'
 export { type ExceptionText, parseExceptionText } from './exception-text.js'
+export {
+  defaultSquashing,
+  type InsertProgressAtBreak,
+  insertOutcomeAt,
+  squashSetting,
+  withInsertOutcome,
+} from './insert-outcome.js'
 export { ProtocolError } from './protocol-error.js'
 export { TimeoutError } from './timeout-error.js'
 export { TypeParseError, UsageError } from './usage-error.js'

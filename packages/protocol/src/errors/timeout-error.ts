@@ -1,4 +1,4 @@
-import { ClickwireError } from './clickwire-error.js'
+import { ClickwireError, type InsertOutcome } from './clickwire-error.js'
 
 const brand = Symbol.for('clickwire.error.timeout')
 
@@ -9,7 +9,12 @@ export class TimeoutError extends ClickwireError {
   readonly timeout: string
   readonly timeoutMs: number
 
-  constructor(timeout: string, timeoutMs: number, message?: string, options?: { cause?: unknown }) {
+  constructor(
+    timeout: string,
+    timeoutMs: number,
+    message?: string,
+    options?: { cause?: unknown; insertOutcome?: InsertOutcome | undefined },
+  ) {
     super('TIMEOUT', message ?? `${timeout} timeout of ${timeoutMs} ms exceeded`, options)
     this.timeout = timeout
     this.timeoutMs = timeoutMs

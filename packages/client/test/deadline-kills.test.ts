@@ -1,0 +1,111 @@
+// Every deadline stops the server's work too: whichever limit fires (the receive timeout,
+// the request timeout, an abort, close()), the query is gone from system.processes soon
+// after, on both transports. The query below sends nothing for a long time (rows are
+// counted, so nothing comes before the end; progress is held back by a large interactive_delay, HTTP sends no progress
+// headers), so the receive timeout fires; and the server, which polls the client only
+// every interactive_delay, does not notice a closed connection by itself.
+import { modernKeeperQueryId } from '@clickwire/testing'
+import { describe, expect, it } from 'vitest'
+import { AbortError, type Client, TimeoutError } from '../src/index.js'
+import { clientFor, server, transports } from './transports.js'
+
+const silentQuery =
+  'SELECT count() AS n FROM numbers(200) WHERE sleepEachRow(0.5) = 0 ' +
+  'SETTINGS max_block_size = 1, interactive_delay = 60000000, send_progress_in_http_headers = 0'
+
+async function thrown(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a failure')
+}
+
+/** Milliseconds until the server no longer runs `queryId`; -1 if it still does after `limitMs`. */
+async function goneWithin(observer: Client, queryId: string, limitMs: number): Promise<number> {
+  const started = Date.now()
+  while (Date.now() - started < limitMs) {
+    const rs = await observer.query(
+      `SELECT count() AS n FROM system.processes WHERE query_id = '${queryId}' AND query_id != '${modernKeeperQueryId}'`,
+    )
+    if ((await rs.rows())[0]?.n === 0n) return Date.now() - started
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return -1
+}
+
+/** Waits until the server runs `queryId` (so the deadline hits a running query). */
+async function running(observer: Client, queryId: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const rs = await observer.query(`SELECT count() AS n FROM system.processes WHERE query_id = '${queryId}'`)
+    if ((await rs.rows())[0]?.n === 1n) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`query ${queryId} never showed up in system.processes`)
+}
+
+describe.each(transports)('%s', (transport) => {
+  const id = (what: string) =>
+    `deadline-${what}-${transport}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`
+
+  // The modern engine sends Progress every 100 ms over native whatever interactive_delay
+  // says, so its receive timeout never fires on a running query (todo: stall it with a proxy).
+  const silentServer = !(transport === 'native' && server.generation === 'modern')
+  it.runIf(silentServer)('a receive timeout kills the query on the server', async () => {
+    await using ch = clientFor(transport, { receiveTimeoutMs: 500 })
+    await using observer = clientFor(transport)
+    const queryId = id('receive')
+    const watching = running(observer, queryId)
+    const error = await thrown(async () => (await ch.query(silentQuery, { queryId })).rows())
+    await watching.catch(() => {})
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+  })
+
+  it('a request timeout kills the query on the server', async () => {
+    await using ch = clientFor(transport, { requestTimeoutMs: 700 })
+    await using observer = clientFor(transport)
+    const queryId = id('request')
+    const error = await thrown(async () => (await ch.query(silentQuery, { queryId })).rows())
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+  })
+
+  it('a per-call timeout kills the query on the server', async () => {
+    await using ch = clientFor(transport)
+    await using observer = clientFor(transport)
+    const queryId = id('call')
+    const error = await thrown(async () => (await ch.query(silentQuery, { queryId, timeoutMs: 700 })).rows())
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+  })
+
+  it('an abort kills the query on the server', async () => {
+    await using ch = clientFor(transport)
+    await using observer = clientFor(transport)
+    const queryId = id('abort')
+    const controller = new AbortController()
+    void running(observer, queryId).then(
+      () => controller.abort(),
+      () => controller.abort(),
+    )
+    const error = await thrown(async () =>
+      (await ch.query(silentQuery, { queryId, signal: controller.signal })).rows(),
+    )
+    expect(error).toBeInstanceOf(AbortError)
+    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+  })
+
+  it('close() kills the query on the server', async () => {
+    const ch = clientFor(transport)
+    await using observer = clientFor(transport)
+    const queryId = id('close')
+    const result = thrown(async () => (await ch.query(silentQuery, { queryId })).rows())
+    await running(observer, queryId)
+    await ch.close()
+    const error = await result
+    expect(error).toBeInstanceOf(Error)
+    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+  })
+})

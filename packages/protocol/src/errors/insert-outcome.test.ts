@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest'
+import { AbortError } from './abort-error.js'
+import { ClickHouseError } from './clickhouse-error.js'
+import { ConnectionError } from './connection-error.js'
+import { defaultSquashing, insertOutcomeAt, squashSetting, withInsertOutcome } from './insert-outcome.js'
+import { TimeoutError } from './timeout-error.js'
+
+const squash = { squashRows: defaultSquashing.rows, squashBytes: defaultSquashing.bytes }
+
+describe('insertOutcomeAt', () => {
+  it('is unknown once every block and the end marker were sent', () => {
+    expect(insertOutcomeAt({ allSent: true, rowsSent: 5, bytesSent: 40, ...squash }).outcome).toBe('unknown')
+    expect(insertOutcomeAt({ allSent: true, rowsSent: 0, bytesSent: 0, ...squash }).text).toBe(
+      'the insert may have been written: all of its data was sent, but the server did not confirm it (retrying may duplicate it)',
+    )
+  })
+
+  it('is not written below the squashing thresholds, and incomplete past either or without squashing', () => {
+    expect(
+      insertOutcomeAt({ allSent: false, rowsSent: 999_999, bytesSent: 10_000_000, ...squash }).outcome,
+    ).toBe('not-written')
+    // Rows past min_insert_block_size_rows: a squashed block may have been stored.
+    expect(insertOutcomeAt({ allSent: false, rowsSent: 1_048_576, bytesSent: 1000, ...squash }).outcome).toBe(
+      'incomplete',
+    )
+    // Bytes past a tenth of min_insert_block_size_bytes (a block is larger in memory).
+    expect(insertOutcomeAt({ allSent: false, rowsSent: 10, bytesSent: 26_843_546, ...squash }).outcome).toBe(
+      'incomplete',
+    )
+    // Squashing off: each block is stored as it arrives.
+    const off = insertOutcomeAt({
+      allSent: false,
+      rowsSent: 10,
+      bytesSent: 100,
+      squashRows: 0,
+      squashBytes: 0,
+    })
+    expect(off.outcome).toBe('incomplete')
+    expect(off.text).toBe(
+      'the insert is incomplete: it broke before all of its data was sent; blocks sent before the break may be stored (10 rows sent, never part of a block)',
+    )
+    expect(
+      insertOutcomeAt({ allSent: false, rowsSent: 0, bytesSent: 0, squashRows: 0, squashBytes: 0 }).outcome,
+    ).toBe('not-written')
+  })
+
+  it('reads the squashing settings, falling back to the defaults', () => {
+    expect(squashSetting(undefined, 7)).toBe(7)
+    expect(squashSetting('0', 7)).toBe(0)
+    expect(squashSetting(1000n, 7)).toBe(1000)
+    expect(squashSetting('x', 7)).toBe(7)
+  })
+})
+
+describe('withInsertOutcome', () => {
+  const at = { allSent: true, rowsSent: 3, bytesSent: 30, ...squash }
+
+  it('adds the outcome to connection failures, timeouts and aborts, keeping their class', () => {
+    const connection = withInsertOutcome(
+      new ConnectionError('x closed the connection'),
+      at,
+      'q1',
+    ) as ConnectionError
+    expect(ConnectionError.isInstance(connection)).toBe(true)
+    expect(connection.insertOutcome).toBe('unknown')
+    expect(connection.message).toBe(
+      'x closed the connection; insert q1: the insert may have been written: all of its data was sent, but the server did not confirm it (retrying may duplicate it)',
+    )
+    const timeout = withInsertOutcome(new TimeoutError('query', 100, 'too slow'), at, 'q2') as TimeoutError
+    expect(TimeoutError.isInstance(timeout)).toBe(true)
+    expect([timeout.insertOutcome, timeout.timeoutMs]).toEqual(['unknown', 100])
+    const abort = withInsertOutcome(new AbortError(undefined, 'stopped'), at, 'q3') as AbortError
+    expect([AbortError.isInstance(abort), abort.insertOutcome]).toEqual([true, 'unknown'])
+  })
+
+  it('leaves the server’s own errors as they are: the server said what happened', () => {
+    const server = new ClickHouseError({ code: 27, type: 'DB::Exception', message: 'Cannot parse input' })
+    expect(withInsertOutcome(server, at, 'q4')).toBe(server)
+  })
+})
