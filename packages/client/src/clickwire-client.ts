@@ -17,6 +17,7 @@ import {
   UsageError,
 } from '@clickwire/protocol'
 import { describeEndpoints, type ResolvedClientOptions } from './client-options.js'
+import { describeSubquery } from './describe-subquery.js'
 import { type InsertValues, insertSource } from './insert-values.js'
 import { ResultSet } from './result-set.js'
 import { SqlFragment } from './sql-template.js'
@@ -187,8 +188,8 @@ export class ClickwireClient implements Client {
     options: QueryCallOptions,
   ): Promise<readonly ColumnMeta[]> {
     try {
-      const subquery = sql.replace(/;\s*$/, '')
-      const stream = await this.#transport.query(`DESCRIBE TABLE (${subquery})`, {
+      // A trailing `-- comment` or `FORMAT Native` would break the DESCRIBE (see describeSubquery).
+      const stream = await this.#transport.query(`DESCRIBE TABLE (\n${describeSubquery(sql)}\n)`, {
         params,
         settings: options.settings,
         signal: options.signal,

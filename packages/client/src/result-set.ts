@@ -15,6 +15,43 @@ import type { RecordBatch, Table } from 'apache-arrow'
 import { ArrowConverter } from './arrow-table.js'
 import type { ResultColumns } from './result-columns.js'
 
+/**
+ * Refuses to key values by column name when two columns share one: ClickHouse allows it
+ * (`SELECT 1 AS a, 2 AS a`), but an object would keep only one of them. `arrays()`,
+ * `values()` and `blocks()` keep every column; so does aliasing them apart.
+ */
+function assertUniqueNames(names: readonly string[], method: string): void {
+  const seen = new Set<string>()
+  for (const name of names) {
+    if (seen.has(name))
+      throw new UsageError(
+        `${method}: the result has two columns named ${JSON.stringify(name)}, and an object keyed by name would keep only one; alias them apart (AS) or use arrays() or blocks()`,
+      )
+    seen.add(name)
+  }
+}
+
+/**
+ * An object of values by column name. A column named `__proto__` is an own property (as
+ * in row objects), never the object's prototype; `constructor`, `toString` and the like are
+ * own properties too, shadowing Object.prototype's.
+ */
+function byName(
+  names: readonly string[],
+  values: readonly ArrayLike<unknown>[],
+): Record<string, ArrayLike<unknown>> {
+  const object: Record<string, ArrayLike<unknown>> = {}
+  names.forEach((name, index) => {
+    Object.defineProperty(object, name, {
+      value: values[index],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  })
+  return object
+}
+
 /** One block of a streamed result, columnar. */
 export class ResultBlock<Row = RowObject> {
   private cached: ArrayLike<unknown>[] | undefined
@@ -40,18 +77,22 @@ export class ResultBlock<Row = RowObject> {
     return this.cached
   }
 
-  /** The block's columns by name. */
+  /**
+   * The block's columns by name (a column named `__proto__` is an own property). Two
+   * columns of one name are a UsageError: use `values()` or alias them apart.
+   */
   columns(): ResultColumns<Row> {
-    const values = this.values()
-    const columns: Record<string, ArrayLike<unknown>> = {}
-    this.native.columns.forEach((column, index) => {
-      columns[column.name] = values[index]!
-    })
-    return columns as ResultColumns<Row>
+    const names = this.native.columns.map((column) => column.name)
+    assertUniqueNames(names, 'columns()')
+    return byName(names, this.values()) as ResultColumns<Row>
   }
 
-  /** The block's rows as objects. */
+  /** The block's rows as objects. Two columns of one name are a UsageError: use `arrays()`. */
   rows(): Row[] {
+    assertUniqueNames(
+      this.native.columns.map((column) => column.name),
+      'rows()',
+    )
     return rowObjects(this.native) as Row[]
   }
 
@@ -137,6 +178,14 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
     return block ? (rowObjects(block) as Row[]) : undefined
   }
 
+  /** Checked before the result is taken, so `arrays()` still works after the error. */
+  #assertUniqueNames(method: string): void {
+    assertUniqueNames(
+      this.meta.map((column) => column.name),
+      method,
+    )
+  }
+
   #take(): BlockStream {
     if (this.#consumed) throw new UsageError('a ResultSet can be consumed once')
     this.#consumed = true
@@ -169,8 +218,12 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
     }
   }
 
-  /** Streams rows as objects, one block in memory at a time. Breaking out cancels the query. */
+  /**
+   * Streams rows as objects, one block in memory at a time. Breaking out cancels the query.
+   * Two columns of one name are a UsageError (see {@link ResultSet.rows}).
+   */
   async *[Symbol.asyncIterator](): AsyncGenerator<Row, void, undefined> {
+    this.#assertUniqueNames('iterating rows')
     for await (const block of this.#take()) {
       if (block.rows === 0) continue
       const columns = block.columns.map((column) => column.column.values())
@@ -179,8 +232,13 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
     }
   }
 
-  /** All rows as objects keyed by column name. */
+  /**
+   * All rows as objects keyed by column name. ClickHouse allows two result columns of one
+   * name (`SELECT 1 AS a, 2 AS a`); an object cannot hold both, so that is a UsageError
+   * raised before anything is read: alias the columns apart, or use `arrays()`/`blocks()`.
+   */
   async rows(): Promise<Row[]> {
+    this.#assertUniqueNames('rows()')
     const rows: Row[] = []
     for await (const block of this.#take()) {
       if (block.rows === 0) continue
@@ -203,9 +261,12 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
 
   /**
    * All values by column: one typed array per numeric column (each block copied into it
-   * once; a one-block result is the block's own array), a JS array for the rest.
+   * once; a one-block result is the block's own array), a JS array for the rest. A column
+   * named `__proto__` is an own property of the object, never its prototype. Two columns of
+   * one name are a UsageError, as in {@link ResultSet.rows}.
    */
   async columns(): Promise<ResultColumns<Row>> {
+    this.#assertUniqueNames('columns()')
     const parts: ArrayLike<unknown>[][] = this.meta.map(() => [])
     for await (const block of this.#take()) {
       if (block.rows === 0) continue
@@ -213,11 +274,10 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
         parts[index]?.push(column.column.values())
       })
     }
-    const result: Record<string, ArrayLike<unknown>> = {}
-    this.meta.forEach((column, index) => {
-      result[column.name] = joinValues(parts[index]!)
-    })
-    return result as ResultColumns<Row>
+    return byName(
+      this.meta.map((column) => column.name),
+      parts.map((part) => joinValues(part)),
+    ) as ResultColumns<Row>
   }
 
   /**

@@ -1,4 +1,4 @@
-import { legacyParameterFeatures, modernParameterFeatures } from '@clickwire/protocol'
+import { legacyParameterFeatures, modernParameterFeatures, UsageError } from '@clickwire/protocol'
 import { describe, expect, it } from 'vitest'
 import { SqlFragment, sql } from './sql-template.js'
 
@@ -64,5 +64,15 @@ describe('sql', () => {
   it('refuses values it cannot type when compiled', () => {
     expect(() => sql`${[1, 'a'] as never}`.compile()).toThrow('cannot infer a ClickHouse type')
     expect(() => sql.id()).toThrow('at least one name')
+  })
+
+  it('refuses an empty identifier and one with a lone surrogate, keeps surrogate pairs', () => {
+    expect(() => sql.id('')).toThrow(new UsageError('sql.id(): name [0] is empty'))
+    expect(() => sql.id('db', '\udc00')).toThrow(
+      new UsageError(
+        'sql.id(): name [1] "\\udc00" contains a lone UTF-16 surrogate, which has no UTF-8 encoding',
+      ),
+    )
+    expect(sql`SELECT 1 AS ${sql.id('😀')}`.compile().query).toBe('SELECT 1 AS `😀`')
   })
 })

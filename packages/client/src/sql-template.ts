@@ -28,11 +28,23 @@ export type SqlInterpolation = SqlValue | SqlFragment | SqlIdentifier | SqlRaw |
 
 const fragmentBrand = Symbol.for('clickwire.sql.fragment')
 
-/** `sql.id(...)`: a quoted identifier (`db`.`table`). */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/**
+ * `sql.id(...)`: a quoted identifier (`db`.`table`). Refuses an empty name (no identifier
+ * is empty) and a name with a lone UTF-16 surrogate (it has no UTF-8 encoding).
+ */
 export class SqlIdentifier {
   constructor(readonly parts: readonly string[]) {
     if (parts.length === 0) throw new UsageError('sql.id() needs at least one name')
-    for (const part of parts) if (typeof part !== 'string') throw new UsageError('sql.id() takes strings')
+    parts.forEach((part, index) => {
+      if (typeof part !== 'string') throw new UsageError('sql.id() takes strings')
+      if (part === '') throw new UsageError(`sql.id(): name [${index}] is empty`)
+      if (loneSurrogate.test(part))
+        throw new UsageError(
+          `sql.id(): name [${index}] ${JSON.stringify(part)} contains a lone UTF-16 surrogate, which has no UTF-8 encoding`,
+        )
+    })
   }
   toSql(): string {
     return this.parts.map(quoteSqlIdentifier).join('.')

@@ -1,9 +1,9 @@
 import { codecFor } from '../columns/codec-registry.js'
 import type { CodecContext, ColumnCodec, ColumnInput } from '../columns/column-codec.js'
-import { ColumnParts } from '../columns/column-parts.js'
-import { ClickwireError } from '../errors/clickwire-error.js'
+import { ColumnParts, wholeColumn } from '../columns/column-parts.js'
+import { locateBadValue, unevenNestedRow } from '../columns/value-location.js'
 import { UsageError } from '../errors/usage-error.js'
-import { ByteWriter } from '../io/byte-writer.js'
+import type { ByteWriter } from '../io/byte-writer.js'
 import { Revision } from '../packets/protocol-revision.js'
 import { type TypeNode, typeToString as typeToText } from '../types/type-node.js'
 import { parseTypeCached } from '../types/type-parser.js'
@@ -45,17 +45,26 @@ function encodeValues(
   }
 }
 
+/** The text of an error an encoder raised. */
+function messageOf(error: unknown): string {
+  return (error as Error)?.message ?? String(error)
+}
+
 /**
- * The error encoding `parts` raised counts rows from the start of a part: encoding the
- * joined column again (into scratch memory) names the row of the whole column.
+ * Flattened Nested columns (`n.a Array(T1)`, `n.b Array(T2)`: 18.16, `flatten_nested = 1`)
+ * by Nested name, when two or more of them are in the block.
  */
-function wholeColumnError(codec: ColumnCodec, parts: ColumnParts, rows: number, caught: unknown): unknown {
-  try {
-    codec.encode(new ByteWriter(1024), parts.join(), rows)
-  } catch (exact) {
-    return exact
-  }
-  return caught
+function nestedGroups(columns: readonly ColumnToWrite[], codecs: readonly ColumnCodec[]): number[][] {
+  const groups = new Map<string, number[]>()
+  columns.forEach((column, index) => {
+    const dot = column.name.indexOf('.')
+    if (dot <= 0 || codecs[index]!.type.name !== 'Array') return
+    const name = column.name.slice(0, dot)
+    const group = groups.get(name)
+    if (group) group.push(index)
+    else groups.set(name, [index])
+  })
+  return [...groups.values()].filter((group) => group.length > 1)
 }
 
 /** Writes BlockInfo (revision >= 51903). */
@@ -84,13 +93,19 @@ export class NativeBlockWriter {
     readonly withBlockInfo = context.revision >= Revision.withBlockInfo,
   ) {}
 
+  /** Rows this writer wrote so far: errors name the row of the whole insert, not of the block. */
+  private rowsWritten = 0
+
   write(writer: ByteWriter, columns: readonly ColumnToWrite[], rows: number, info?: BlockInfo): void {
+    const firstRow = this.rowsWritten
+    const codecs = columns.map((column) => this.codec(column))
+    if (rows > 0) this.checkNested(columns, codecs, rows, firstRow)
     if (this.withBlockInfo) writeBlockInfo(writer, info)
     writer.varUInt(columns.length)
     writer.varUInt(rows)
     for (const [index, column] of columns.entries()) {
       const typeName = typeof column.type === 'string' ? column.type : undefined
-      const codec = this.codec(column)
+      const codec = codecs[index]!
       writer.string(column.name)
       writer.string(typeName ?? typeToText(codec.type))
       if (this.context.revision >= Revision.withCustomSerialization) writer.u8(0)
@@ -103,13 +118,63 @@ export class NativeBlockWriter {
       try {
         encodeValues(codec, writer, column.values, rows)
       } catch (caught) {
-        const error =
-          column.values instanceof ColumnParts ? wholeColumnError(codec, column.values, rows, caught) : caught
         const where = `column [${index}] ${JSON.stringify(column.name)} ${typeName ?? typeToText(codec.type)}`
-        if (ClickwireError.isInstance(error))
-          throw new UsageError(`${where}: ${error.message}`, { cause: error })
-        throw new UsageError(`${where}: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+        throw new UsageError(
+          `${where}: ${this.describeFailure(codec, column.values, rows, firstRow, caught)}`,
+          {
+            cause: caught,
+          },
+        )
       }
+    }
+    this.rowsWritten += rows
+  }
+
+  /**
+   * What was wrong, at the row of the whole insert (0-based) and the element path inside a
+   * composite value: the codec itself counts rows of its input, which are the block's rows,
+   * the part's, or the flattened elements of an Array.
+   */
+  private describeFailure(
+    codec: ColumnCodec,
+    values: ColumnInput | ColumnParts,
+    rows: number,
+    firstRow: number,
+    caught: unknown,
+  ): string {
+    let found: ReturnType<typeof locateBadValue>
+    try {
+      found = locateBadValue(codec.type, this.context, codecFor, wholeColumn(values), rows)
+    } catch {
+      found = undefined
+    }
+    if (found) {
+      const path = found.path === '' ? '' : `, element ${found.path}`
+      return `row ${firstRow + found.row}${path}: ${found.reason}`
+    }
+    // No value fails alone (an error about several rows): say which rows the block held.
+    const message = messageOf(caught)
+    return rows === 1
+      ? `row ${firstRow}: ${message}`
+      : `in rows ${firstRow}..${firstRow + rows - 1}: ${message}`
+  }
+
+  /** Refuses a row whose flattened Nested arrays differ in length (the server would refuse the insert). */
+  private checkNested(
+    columns: readonly ColumnToWrite[],
+    codecs: ColumnCodec[],
+    rows: number,
+    firstRow: number,
+  ) {
+    for (const group of nestedGroups(columns, codecs)) {
+      const inputs = group.map((index) => wholeColumn(columns[index]!.values))
+      const uneven = unevenNestedRow(inputs, rows)
+      if (!uneven) continue
+      const name = columns[group[0]!]!.name.split('.')[0]!
+      const lengths = group.map((index, i) => `${columns[index]!.name} ${uneven.lengths[i]}`).join(', ')
+      throw new UsageError(
+        `row ${firstRow + uneven.row}: the arrays of Nested ${JSON.stringify(name)} differ in length (${lengths}); each row needs arrays of one length`,
+      )
     }
   }
 

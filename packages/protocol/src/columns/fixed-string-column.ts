@@ -1,5 +1,5 @@
 import type { ByteReader } from '../io/byte-reader.js'
-import type { ByteWriter } from '../io/byte-writer.js'
+import { type ByteWriter, hasUtf8Encoding, loneSurrogateReason } from '../io/byte-writer.js'
 import { encodeUtf8Into, StringInterner } from '../io/text-decoding.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
@@ -48,7 +48,8 @@ export class FixedStringColumn implements Column<string> {
 
 /**
  * Reads and writes FixedString(N) columns: N bytes per value. Writes strings (UTF-8) and
- * Uint8Arrays of at most N bytes, padded with NULs; longer values are an error.
+ * Uint8Arrays of at most N bytes, padded with NULs; longer values are an error, and so is a
+ * string with a lone UTF-16 surrogate (it has no UTF-8 encoding).
  */
 export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
   const size = integerArgument(type, 0, 1, 0x7fff_ffff, 'length')
@@ -78,6 +79,7 @@ export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
         if (typeof value === 'string') {
           if (value.length <= size) written = quickAscii(value, bytes, at)
           if (written < 0) {
+            checkUtf8(value, row, size)
             // Room for the UTF-8 of any string, so encodeInto never truncates silently.
             writer.offset = at
             writer.ensure(value.length * 3 + (rows - row) * size)
@@ -98,6 +100,11 @@ export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
       writer.offset = at
     },
   }
+}
+
+/** Refuses a string with no UTF-8 encoding (off the hot loop: called for non-ASCII values only). */
+function checkUtf8(value: string, row: number, size: number): void {
+  if (!hasUtf8Encoding(value)) throw valueError(`FixedString(${size})`, row, value, loneSurrogateReason)
 }
 
 /** Writes an ASCII string byte by byte; -1 when it is not ASCII. */

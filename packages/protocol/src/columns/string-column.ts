@@ -1,6 +1,6 @@
 import { ProtocolError } from '../errors/protocol-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
-import { type ByteWriter, writeShortAscii } from '../io/byte-writer.js'
+import { type ByteWriter, hasUtf8Encoding, loneSurrogateReason, writeShortAscii } from '../io/byte-writer.js'
 import { StringInterner } from '../io/text-decoding.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
@@ -123,10 +123,15 @@ function short(
   return bounds
 }
 
-/** Writes one value: a string (UTF-8) or raw bytes. */
+/**
+ * Writes one value: a string (UTF-8) or raw bytes. A string with a lone UTF-16 surrogate
+ * has no UTF-8 encoding and is refused (a Uint8Array stores arbitrary bytes).
+ */
 export function writeStringValue(writer: ByteWriter, typeName: string, row: number, value: unknown): void {
-  if (typeof value === 'string') writer.string(value)
-  else if (value instanceof Uint8Array) writer.binary(value)
+  if (typeof value === 'string') {
+    if (!hasUtf8Encoding(value)) throw valueError(typeName, row, value, loneSurrogateReason)
+    writer.string(value)
+  } else if (value instanceof Uint8Array) writer.binary(value)
   else throw valueError(typeName, row, value, 'expected a string or Uint8Array')
 }
 
@@ -161,8 +166,7 @@ export function stringCodec(type: TypeNode): ColumnCodec<string> {
           }
         }
         writer.offset = offset
-        if (typeof value === 'string') writer.string(value)
-        else writeStringValue(writer, 'String', row, value)
+        writeStringValue(writer, 'String', row, value)
         bytes = writer.bytes
         offset = writer.offset
       }

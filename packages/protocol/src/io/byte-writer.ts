@@ -3,6 +3,22 @@ import { UsageError } from '../errors/usage-error.js'
 const utf8Encoder = new TextEncoder()
 const two32 = 0x1_0000_0000
 
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed
+
+/**
+ * Whether `text` has a UTF-8 encoding: a lone UTF-16 surrogate half has none (TextEncoder
+ * would silently write U+FFFD instead). `String.prototype.isWellFormed` where the runtime
+ * has it, a regular expression elsewhere. Encoders call it on their non-ASCII path only.
+ */
+export function hasUtf8Encoding(text: string): boolean {
+  return nativeWellFormed ? nativeWellFormed.call(text) : !loneSurrogate.test(text)
+}
+
+/** Why a string value with a lone surrogate is refused (see {@link hasUtf8Encoding}). */
+export const loneSurrogateReason =
+  'contains a lone UTF-16 surrogate, which has no UTF-8 encoding; pass a Uint8Array to store arbitrary bytes'
+
 /**
  * A growable little-endian output buffer. Encoders append to it; `finish()` hands out a
  * view of what was written. One writer is reused across blocks: `reset()` keeps the
@@ -145,7 +161,10 @@ export class ByteWriter {
     this.raw(bytes)
   }
 
-  /** A VarUInt length and the UTF-8 bytes of `text`. */
+  /**
+   * A VarUInt length and the UTF-8 bytes of `text`. Lone surrogates become U+FFFD here;
+   * column encoders refuse them first (see {@link hasUtf8Encoding}).
+   */
   string(text: string): void {
     if (text.length < 128) {
       this.ensure(1 + text.length)
