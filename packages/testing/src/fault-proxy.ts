@@ -14,6 +14,12 @@ export interface Fault {
   readonly resetAfter?: { readonly direction: Direction; readonly bytes: number }
   /** Stop forwarding anything (keeping both sockets open) once this many bytes went this way. */
   readonly stallAfter?: { readonly direction: Direction; readonly bytes: number }
+  /**
+   * Stop forwarding this direction only (the other keeps flowing, both sockets stay open)
+   * once this many bytes went this way: e.g. the server gets every byte of an insert and
+   * the client never gets the answer.
+   */
+  readonly holdAfter?: { readonly direction: Direction; readonly bytes: number }
   /** Hold every chunk this long before forwarding it. */
   readonly delayMs?: number
   /** Forward one byte per write. */
@@ -29,6 +35,8 @@ interface Pair {
   server: Socket
   counts: Record<Direction, number>
   stalled: boolean
+  /** Directions whose bytes are held back (see {@link Fault.holdAfter}). */
+  held: Set<Direction>
   /**
    * The proxy has ended this connection for the client and, with `resetServer: false`, only
    * drains what the server still sends (see {@link FaultProxyOptions.resetServer}).
@@ -172,6 +180,7 @@ export class FaultProxy {
       server,
       counts: { toServer: 0, toClient: 0 },
       stalled: false,
+      held: new Set(),
       severed: false,
       serverClosed: new Promise((resolve) => server.once('close', () => resolve())),
     }
@@ -193,7 +202,7 @@ export class FaultProxy {
     // Chunks are forwarded strictly in order even when delayed.
     let queue = Promise.resolve()
     from.on('data', (chunk: Buffer) => {
-      if (pair.stalled || pair.severed) return
+      if (pair.stalled || pair.severed || pair.held.has(direction)) return
       let data = chunk
       const before = pair.counts[direction]
       const limit = firstLimit(fault, direction)
@@ -213,14 +222,15 @@ export class FaultProxy {
             if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve))
           }
         } else if (data.length > 0 && !to.destroyed) to.write(data)
-        if (limit !== undefined && pair.counts[direction] >= limit.bytes) this.trigger(pair, limit.kind)
+        if (limit !== undefined && pair.counts[direction] >= limit.bytes)
+          this.trigger(pair, limit.kind, direction)
       }
       queue = queue.then(send, send)
     })
     // The end travels behind the data still queued (delayed or fragmented).
     from.on('end', () => {
       queue = queue.then(() => {
-        if (!pair.stalled) to.end()
+        if (!pair.stalled && !pair.held.has(direction)) to.end()
       })
     })
   }
@@ -252,9 +262,13 @@ export class FaultProxy {
     server.once('close', () => clearTimeout(limit))
   }
 
-  private trigger(pair: Pair, kind: 'cut' | 'reset' | 'stall'): void {
+  private trigger(pair: Pair, kind: 'cut' | 'reset' | 'stall' | 'hold', direction: Direction): void {
     if (kind === 'stall') {
       pair.stalled = true
+      return
+    }
+    if (kind === 'hold') {
+      pair.held.add(direction)
       return
     }
     if (kind === 'reset') {
@@ -275,11 +289,12 @@ export class FaultProxy {
 function firstLimit(
   fault: Fault,
   direction: Direction,
-): { bytes: number; kind: 'cut' | 'reset' | 'stall' } | undefined {
-  const limits: { bytes: number; kind: 'cut' | 'reset' | 'stall' }[] = []
+): { bytes: number; kind: 'cut' | 'reset' | 'stall' | 'hold' } | undefined {
+  const limits: { bytes: number; kind: 'cut' | 'reset' | 'stall' | 'hold' }[] = []
   if (fault.cutAfter?.direction === direction) limits.push({ bytes: fault.cutAfter.bytes, kind: 'cut' })
   if (fault.resetAfter?.direction === direction) limits.push({ bytes: fault.resetAfter.bytes, kind: 'reset' })
   if (fault.stallAfter?.direction === direction) limits.push({ bytes: fault.stallAfter.bytes, kind: 'stall' })
+  if (fault.holdAfter?.direction === direction) limits.push({ bytes: fault.holdAfter.bytes, kind: 'hold' })
   limits.sort((a, b) => a.bytes - b.bytes)
   return limits[0]
 }
