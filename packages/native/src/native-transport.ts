@@ -482,9 +482,11 @@ export class NativeTransport implements Transport {
   async ping(
     options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs?: number | undefined } = {},
   ): Promise<void> {
-    const connection = await this.acquire(options.signal, options.timeoutMs ?? 0)
+    // Without a per-call limit, the transport's request limit bounds the ping too.
+    const timeoutMs = options.timeoutMs ?? this.options.queryTimeoutMs
+    const connection = await this.acquire(options.signal, timeoutMs)
     try {
-      await withTimeout(connection.ping(options.signal), options.timeoutMs ?? 0, 'ping', undefined, () =>
+      await withTimeout(connection.ping(options.signal), timeoutMs, 'ping', undefined, () =>
         connection.fail(),
       )
     } finally {
@@ -494,7 +496,9 @@ export class NativeTransport implements Transport {
 
   async serverInfo(): Promise<ServerInfo> {
     if (!this.server) {
-      const connection = await this.acquire(undefined, 0)
+      // The first call learns the server by connecting, within the request limit (a sql``
+      // query asks this before it runs, and must not wait for the longer connect timeout).
+      const connection = await this.acquire(undefined, this.options.queryTimeoutMs)
       this.pool.release(connection)
     }
     const { name, version, revision, timezone, displayName } = this.server!

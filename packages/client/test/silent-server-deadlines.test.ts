@@ -1,0 +1,55 @@
+// A server that accepts connections and never answers: every call of a client with a
+// request limit settles with a TimeoutError within that limit, over both transports,
+// whichever call comes first on a fresh client (a sql`` query and ping() used to wait for
+// the 10 s connect timeout over native, asking the server's version or pinging unbounded).
+import { createServer, type Server, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Client, createClient, sql } from '../src/index.js'
+
+let silent: Server
+let port = 0
+const sockets = new Set<Socket>()
+beforeAll(async () => {
+  silent = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('error', () => {})
+  })
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+  port = (silent.address() as { port: number }).port
+})
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy()
+  await new Promise((resolve) => silent.close(resolve))
+})
+
+const requestTimeoutMs = 800
+const calls: Record<string, (client: Client) => Promise<unknown>> = {
+  ping: (client) => client.ping(),
+  'sql`` query': async (client) => (await client.query(sql`SELECT ${1} AS one`)).rows(),
+  query: async (client) => (await client.query('SELECT 1')).rows(),
+  'query with params': async (client) =>
+    (await client.query('SELECT {n:UInt8}', { params: { n: 1 } })).rows(),
+  command: (client) => client.command('SELECT 1'),
+  insert: (client) => client.insert('t', [{ a: 1 }]),
+}
+
+describe.each(['clickhouse', 'http'])('%s', (scheme) => {
+  for (const [name, call] of Object.entries(calls)) {
+    it(`${name} as the first call settles with a TimeoutError within requestTimeoutMs`, async () => {
+      const client = createClient({ url: `${scheme}://127.0.0.1:${port}`, requestTimeoutMs })
+      try {
+        const started = Date.now()
+        const failure = await call(client).then(
+          () => undefined,
+          (error: unknown) => error as Error,
+        )
+        const elapsed = Date.now() - started
+        expect(failure?.name, String(failure)).toBe('TimeoutError')
+        expect(elapsed).toBeGreaterThanOrEqual(requestTimeoutMs - 50)
+        expect(elapsed).toBeLessThan(requestTimeoutMs + 700)
+      } finally {
+        await client.close()
+      }
+    })
+  }
+})
