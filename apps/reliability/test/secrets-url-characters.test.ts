@@ -1,0 +1,70 @@
+// Passwords with every printable ASCII character and with unicode, written into a client URL
+// as people do: percent-encoded, and as typed (reserved characters unencoded). Each client
+// then fails to reach a closed port, and the password must appear in no printed form of the
+// error: message, stack, cause chain, inspect, JSON (everythingAbout). A URL the client
+// cannot read must say so without quoting any part of it.
+import { type Client, createClient } from '@clickwire/client'
+import { freePorts } from '@clickwire/testing'
+import { describe, expect, it } from 'vitest'
+import { everythingAbout } from '../src/guards/secret-scan.js'
+import { transports } from './support/proxied-client.js'
+
+const printable = Array.from({ length: 0x7f - 0x21 }, (_, i) => String.fromCharCode(0x21 + i))
+const unicode = ['é', 'ß', '中', '🔑', 'e\u0301', '\u00a0', 'Ω', 'д']
+// One password per character, the character in the middle of a distinctive secret, then
+// longer mixes of every character in a fixed pseudo-random order.
+const passwords = [...printable, ...unicode].map((char) => `Sx9${char}Qz7${char}Wk`)
+let seed = 0x9e3779b9
+const next = () => {
+  seed ^= seed << 13
+  seed ^= seed >>> 17
+  seed ^= seed << 5
+  return (seed >>> 0) / 0x1_0000_0000
+}
+const alphabet = [...printable, ...unicode]
+for (let i = 0; i < 40; i++) {
+  passwords.push(
+    `Mq${Array.from({ length: 12 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('')}`,
+  )
+}
+
+/** Every 5-character piece of a secret. */
+function pieces(secret: string): string[] {
+  const chars = [...secret]
+  return chars.slice(0, chars.length - 4).map((_, i) => chars.slice(i, i + 5).join(''))
+}
+
+describe.each(transports)('%s', (transport) => {
+  it(`never shows a password of any characters, encoded or as typed (${passwords.length} passwords)`, async () => {
+    const [closed] = await freePorts(1)
+    const scheme = transport === 'native' ? 'clickhouse' : 'http'
+    const tally = { kept: 0, refused: 0 }
+    for (const password of passwords) {
+      for (const written of [encodeURIComponent(password), password]) {
+        const url = `${scheme}://someone:${written}@127.0.0.1:${closed}/`
+        let client: Client | undefined
+        let failure: unknown
+        try {
+          client = createClient({ url, connectTimeoutMs: 500, requestTimeoutMs: 1000 })
+          await client.ping()
+        } catch (error) {
+          failure = error
+        } finally {
+          await client?.close()
+        }
+        expect(failure, url).toBeDefined()
+        const name = (failure as Error).name
+        // Read and unreachable (ConnectionError), or not readable (UsageError), nothing else.
+        expect(['ConnectionError', 'UsageError'], `${name}: ${(failure as Error).message}`).toContain(name)
+        if (written === encodeURIComponent(password)) expect(name).toBe('ConnectionError')
+        if (name === 'UsageError') tally.refused++
+        else tally.kept++
+        const text = everythingAbout(failure)
+        for (const piece of pieces(password)) expect(text, `${url} -> ${name}`).not.toContain(piece)
+        expect(text).not.toContain(encodeURIComponent(password))
+      }
+    }
+    console.log(`[secrets] ${transport}: ${passwords.length} passwords x 2 forms: ${JSON.stringify(tally)}`)
+    expect(tally.kept + tally.refused).toBe(passwords.length * 2)
+  }, 120_000)
+})
