@@ -2,7 +2,7 @@
 // the connection after each kind of failure.
 import { inspect } from 'node:util'
 import { ClickHouseError, ProtocolError } from '@clickwire/protocol'
-import { modernHandshakeAbort } from '@clickwire/testing'
+import { modernHandshakeAbort, modernLateErrorAbort } from '@clickwire/testing'
 import { expect, inject, it } from 'vitest'
 import { createNativeTransport, parseNativeUrl } from '../src/index.js'
 import { connectionMark, firstValue, markConnection, nativeOn, sleep } from './support/native-helpers.js'
@@ -62,32 +62,35 @@ it('fails a query the server refuses when it starts, and the next query works on
   }
 })
 
-it('treats an unknown server packet as a protocol error and closes that connection', async () => {
-  const proxy = await TapProxy.start({ host, port })
-  const native = createNativeTransport({
-    hosts: [{ host: '127.0.0.1', port: proxy.port }],
-    maxConnections: 1,
-  })
-  try {
-    await markConnection(native, 300_002)
-    expect(proxy.open).toBe(1)
-    // Packet id 99 does not exist; it arrives where the answer's first packet is expected.
-    proxy.injectBeforeNextRequest(new Uint8Array([99]))
-    const error = await native.query('SELECT 1').catch((caught) => caught)
-    expect(ProtocolError.isInstance(error)).toBe(true)
-    expect((error as Error).message).toBe('unknown server packet 99')
-    expect(native.poolStats).toEqual({ open: 0, idle: 0, waiting: 0, created: 1 })
-    for (let i = 0; i < 50 && proxy.open > 0; i++) await sleep(20)
-    expect(proxy.open).toBe(0)
-    // The next query gets a new connection (the session mark is gone) and works.
-    expect(await connectionMark(native)).toBe(262_144)
-    expect(await firstValue(native, 'SELECT 2')).toBe(2)
-    expect(native.poolStats.created).toBe(2)
-  } finally {
-    await native.close()
-    await proxy.close()
-  }
-})
+it.skipIf(modern)(
+  `treats an unknown server packet as a protocol error and closes that connection${modern ? ` (skipped: ${modernLateErrorAbort})` : ''}`,
+  async () => {
+    const proxy = await TapProxy.start({ host, port })
+    const native = createNativeTransport({
+      hosts: [{ host: '127.0.0.1', port: proxy.port }],
+      maxConnections: 1,
+    })
+    try {
+      await markConnection(native, 300_002)
+      expect(proxy.open).toBe(1)
+      // Packet id 99 does not exist; it arrives where the answer's first packet is expected.
+      proxy.injectBeforeNextRequest(new Uint8Array([99]))
+      const error = await native.query('SELECT 1').catch((caught) => caught)
+      expect(ProtocolError.isInstance(error)).toBe(true)
+      expect((error as Error).message).toBe('unknown server packet 99')
+      expect(native.poolStats).toEqual({ open: 0, idle: 0, waiting: 0, created: 1 })
+      for (let i = 0; i < 50 && proxy.open > 0; i++) await sleep(20)
+      expect(proxy.open).toBe(0)
+      // The next query gets a new connection (the session mark is gone) and works.
+      expect(await connectionMark(native)).toBe(262_144)
+      expect(await firstValue(native, 'SELECT 2')).toBe(2)
+      expect(native.poolStats.created).toBe(2)
+    } finally {
+      await native.close()
+      await proxy.close()
+    }
+  },
+)
 
 it.skipIf(modern)(
   `refuses a wrong password with the server code, never showing the password${modern ? ` (skipped: ${modernHandshakeAbort})` : ''}`,

@@ -26,7 +26,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     console.error(
       `[clickwire] THE CLICKHOUSE SERVER (${running.version}) EXITED DURING THE RUN; restarting it. Its log ends:\n${logTail}`,
     )
-    running.restart().catch((error: unknown) => {
+    // The dead process may still hold its ports for a moment: try a few times.
+    const restart = async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await running.restart()
+          console.error(`[clickwire] the server is back (attempt ${attempt})`)
+          return
+        } catch (error) {
+          if (attempt >= 5) throw error
+          await new Promise((resolve) => setTimeout(resolve, 500 * attempt))
+        }
+      }
+    }
+    restart().catch((error: unknown) => {
       console.error(`[clickwire] the server could not be restarted: ${String(error)}`)
     })
   })

@@ -22,7 +22,12 @@ export {
   startStaleSocketProxy,
   type TestProxy,
 } from './http-proxies.js'
-export { modernEngineLibrary, modernHandshakeAbort, modernKeeperQueryId } from './modern-engine.js'
+export {
+  modernEngineLibrary,
+  modernHandshakeAbort,
+  modernKeeperQueryId,
+  modernLateErrorAbort,
+} from './modern-engine.js'
 export { type ClickHouseCommand, findClientCommand, findServerCommand, installHint } from './server-binary.js'
 export { defaultUsers, type ServerUsers } from './server-config.js'
 export { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'

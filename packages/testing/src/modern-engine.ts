@@ -103,3 +103,10 @@ export async function modernServerCommand(): Promise<ClickHouseCommand | undefin
  */
 export const modernHandshakeAbort =
   'the modern test engine (chDB 26.7) aborts the whole process when a native login fails or a Hello is cut short'
+
+/**
+ * Why a test that drops a connection while the server still answers on it is skipped on
+ * the modern engine: the error the server then fails to deliver (EPIPE) terminates it.
+ */
+export const modernLateErrorAbort =
+  'the modern test engine (chDB 26.7) aborts the whole process when it cannot deliver an answer to a client that has gone'
