@@ -46,6 +46,46 @@ for (const transport of transports) {
       await direct.close()
     })
 
+    it('close() settles an insert that is stuck writing to a stalled connection, at once', async () => {
+      await direct.command(
+        `CREATE TABLE IF NOT EXISTS ${table} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`,
+      )
+      await direct.command(`TRUNCATE TABLE ${table}`)
+      // No deadline at all: only close() can end it.
+      const proxied = await proxiedClient(server, transport, {
+        stallAfter: { direction: 'toServer', bytes: 200_000 },
+      })
+      try {
+        const insert = proxied.client.insert(table, rows()).then(
+          () => 'success',
+          (error: unknown) => (error as Error).name,
+        )
+        // Wait until the client is writing into the stall.
+        for (let i = 0; i < 100 && proxied.proxy.forwarded.toServer < 200_000; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        expect(proxied.proxy.forwarded.toServer).toBeGreaterThanOrEqual(200_000)
+        const closing = Date.now()
+        let timer: NodeJS.Timeout | undefined
+        const closed = proxied.client.close()
+        const outcome = await Promise.race([
+          insert,
+          new Promise<'hung'>((resolve) => {
+            timer = setTimeout(() => resolve('hung'), 3000)
+          }),
+        ])
+        clearTimeout(timer)
+        expect(outcome).not.toBe('hung')
+        expect(['AbortError', 'ConnectionError']).toContain(outcome)
+        expect(Date.now() - closing).toBeLessThan(3000)
+        await closed
+      } finally {
+        await proxied.close()
+      }
+      const counted = await direct.query(`SELECT count() AS c FROM ${table}`)
+      expect(await counted.rows()).toEqual([{ c: 0n }])
+    }, 60_000)
+
     for (const kind of ['resetAfter', 'cutAfter', 'stallAfter'] as const) {
       // Every offset lies past the handshake (about 100 bytes), which the modern engine does
       // not survive breaking (modernHandshakeAbort).

@@ -84,6 +84,8 @@ export class NativeTransport implements Transport {
   private closed = false
   /** Query streams not ended yet: close() stops them. */
   private readonly streams = new Set<NativeQueryStream>()
+  /** How to stop each insert still running: close() ends them like an abort. */
+  private readonly inserts = new Set<(error: Error) => void>()
   /** KILL QUERY requests in flight; close() waits a little for them. */
   private readonly kills = new Set<Promise<void>>()
 
@@ -371,6 +373,7 @@ export class NativeTransport implements Transport {
       }
       const onAbort = () => stop(new AbortError(signal?.reason, `insert ${queryId} was aborted`))
       signal?.addEventListener('abort', onAbort, { once: true })
+      this.inserts.add(stop)
       const timeoutMs = budget.remaining()
       const timer =
         timeoutMs > 0
@@ -434,6 +437,7 @@ export class NativeTransport implements Transport {
       } finally {
         if (timer) clearTimeout(timer)
         signal?.removeEventListener('abort', onAbort)
+        this.inserts.delete(stop)
         this.pool.release(connection)
       }
     }
@@ -510,6 +514,8 @@ export class NativeTransport implements Transport {
     // Queries still running are cancelled; the pool then drops their draining connections,
     // and a query that did not stop by then is killed from another connection.
     for (const stream of this.streams) stream.abort(new AbortError(undefined, 'the client is closed'))
+    // An insert has no stream; its connection is failed, which also wakes a write waiting for drain.
+    for (const stop of [...this.inserts]) stop(new AbortError(undefined, 'the client is closed'))
     await this.pool.close()
     // Queries the close cut off are being killed: give that a moment, not the whole limit.
     if (this.kills.size > 0) {
