@@ -10,18 +10,10 @@ import {
   endpointFor,
   server,
   type TransportName,
+  thrown,
   transports,
   urlFor,
 } from './transports.js'
-
-async function thrown(run: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a failure')
-}
 
 /** The value of a setting as the server applies it to the query. */
 async function settingOf(

@@ -7,20 +7,11 @@
 import { modernKeeperQueryId } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import { AbortError, type Client, TimeoutError } from '../src/index.js'
-import { clientFor, server, transports } from './transports.js'
+import { clientFor, server, thrown, transports } from './transports.js'
 
 const silentQuery =
   'SELECT count() AS n FROM numbers(200) WHERE sleepEachRow(0.5) = 0 ' +
   'SETTINGS max_block_size = 1, interactive_delay = 60000000, send_progress_in_http_headers = 0'
-
-async function thrown(run: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a failure')
-}
 
 /** Milliseconds until the server no longer runs `queryId`; -1 if it still does after `limitMs`. */
 async function goneWithin(observer: Client, queryId: string, limitMs: number): Promise<number> {

@@ -12,18 +12,9 @@ import {
   TimeoutError,
   UsageError,
 } from '../src/index.js'
-import { clientFor, deadPort, server, transports } from './transports.js'
+import { clientFor, deadPort, server, thrown, transports } from './transports.js'
 
 /** Runs `run` and returns what it threw (failing the test if it did not throw). */
-async function thrown(run: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a failure')
-}
-
 const proxies: Partial<Record<'native' | 'http', FaultProxy>> = {}
 
 beforeAll(async () => {

@@ -3,17 +3,8 @@
 import { DateDay, Field, Int32, List, Table, tableFromArrays, Utf8, vectorFromArray } from 'apache-arrow'
 import { describe, expect, it } from 'vitest'
 import { ClickHouseError, type Client, UsageError } from '../src/index.js'
-import { clientFor, server, transports, uniqueTable } from './transports.js'
+import { clientFor, server, thrown, transports, uniqueTable } from './transports.js'
 import { catalog, catalogDefinitions, catalogRows } from './type-catalog.js'
-
-async function thrown(run: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a failure')
-}
 
 /** A fresh table for one test (Memory unless told), dropped afterwards. */
 async function withTable(

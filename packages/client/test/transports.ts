@@ -35,3 +35,13 @@ export function uniqueTable(prefix: string): string {
 }
 
 export { server }
+
+/** The error `run` rejects with; fails the test when it resolves instead. */
+export async function thrown(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a failure')
+}
