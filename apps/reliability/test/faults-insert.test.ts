@@ -53,7 +53,7 @@ const commitModes = {
   squashed: {},
   'per block': { min_insert_block_size_rows: 1 },
 } as const
-const plan = faultPlan(seededRandom(faultSeed ^ 0x5bd1e995), longMode ? 20 : 2, longMode ? 3 : 1)
+const plan = faultPlan(seededRandom(faultSeed ^ 0x5bd1e995), longMode ? 20 : 2, longMode ? 10 : 1)
 
 afterAll(() => {
   guard.dispose()

@@ -20,7 +20,7 @@ const graceMs = 2500
 /** Client-to-server byte offsets: the 96,257, then a spread over the first ~2 MB. */
 const offsets = [
   96_257,
-  ...Array.from({ length: longMode ? 29 : 5 }, (_, i) => 40_000 + i * (longMode ? 70_000 : 400_000)),
+  ...Array.from({ length: longMode ? 59 : 5 }, (_, i) => 40_000 + i * (longMode ? 34_000 : 400_000)),
 ]
 const tally: Record<string, { started: number; settled: number; rowsLeft: number[] }> = {}
 

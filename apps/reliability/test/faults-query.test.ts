@@ -35,7 +35,7 @@ const clientOptions = { requestTimeoutMs: 1000, connectTimeoutMs: 1000, maxConne
 const limits: Survival = { timeoutMs: clientOptions.requestTimeoutMs, graceMs: 1000, maxConnections: 2 }
 const rows = 3000
 const sql = `SELECT number AS n, toString(number) AS s FROM system.numbers LIMIT ${rows}`
-const plan = faultPlan(seededRandom(faultSeed), longMode ? 20 : 2, longMode ? 4 : 1)
+const plan = faultPlan(seededRandom(faultSeed), longMode ? 20 : 2, longMode ? 10 : 1)
 
 async function run(client: Client): Promise<unknown[][]> {
   return (await client.query(sql, { settings: { max_block_size: 500 } })).arrays()
