@@ -13,6 +13,7 @@ import {
   maxQuerySizeOf,
   type Progress,
   type QueryOptions,
+  quoteParameterText,
   type RequestOptions,
   registerSecret,
   resolveValueMapping,
@@ -290,10 +291,9 @@ export class NativeTransport implements Transport {
       const connection = await NativeConnection.open(host, { ...this.options, receiveTimeoutMs: 0 }, codecs)
       try {
         connection.begin()
-        const quoted = queryId.replace(/[\\']/g, '\\$&')
         await connection.sendQuery({
           queryId: randomUUID(),
-          sql: `KILL QUERY WHERE query_id = '${quoted}' ASYNC`,
+          sql: `KILL QUERY WHERE query_id = ${quoteParameterText(queryId)} ASYNC`,
           settings: this.settingsFor(undefined, true),
           parameters: [],
         })
