@@ -182,7 +182,9 @@ describe.each(transports)('%s', (transport) => {
 
   it('shares the received buffers of numeric columns (no copy)', async () => {
     await using ch = clientFor(transport)
-    const rs = await ch.query(`SELECT i32, f64, u64, d128, s FROM ${table} ORDER BY i8`)
+    const rs = await ch.query(
+      `SELECT i32, f64, u64, d128, s FROM ${table} ORDER BY i8 SETTINGS max_threads = 1`,
+    )
     let blocks = 0
     for await (const block of rs.blocks()) {
       blocks++
