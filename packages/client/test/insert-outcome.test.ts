@@ -2,8 +2,9 @@
 // the confirmation did not come back: the server stored the rows, and the client, which
 // never heard so, must say the insert may have been written rather than report a plain
 // failure. The proxy holds back everything the server sends from the moment the client's
-// last byte (its end marker, or the end of the HTTP body) went out, measured by a clean run
-// of the same calls. (Breaks while data is still going out, which must say "not written",
+// last byte (its end marker, or the end of the HTTP body) went out, counted in a clean run
+// of the same calls. The client's bytes are counted, not the server's: the server's answers
+// vary in length from run to run (HTTP headers carry timings). (Breaks while data is still going out, which must say "not written",
 // are in apps/reliability's faults-large-insert test.)
 import { ClickwireError, createClient } from '@clickwire/client'
 import { FaultProxy } from '@clickwire/testing'
@@ -31,26 +32,25 @@ for (const transport of transports) {
         port: transport === 'native' ? server.ports.tcp : server.ports.http,
       }
       const scheme = transport === 'native' ? 'clickhouse' : 'http'
-      // 1. A clean run: how many bytes the server had sent when the client's last bytes went out.
+      // 1. A clean run: how many bytes the client sends, up to the end of the insert.
       const clean = await FaultProxy.start(target, {}, proxyOptions)
-      let toClient = 0
-      let beforeAnswer = 0
+      let fromClient = 0
       clean.setTap((_connection, direction, bytes) => {
-        if (direction === 'toClient') toClient += bytes.length
-        else beforeAnswer = toClient
+        if (direction === 'toServer') fromClient += bytes.length
       })
       const measured = createClient({ url: `${scheme}://127.0.0.1:${clean.port}`, maxConnections: 1 })
       await measured.ping()
       await measured.insert(table, rows)
+      const throughInsert = fromClient
       await measured.close()
       await clean.close()
       await direct.command(`TRUNCATE TABLE ${table}`)
-      expect(beforeAnswer).toBeGreaterThan(0)
+      expect(throughInsert).toBeGreaterThan(0)
 
       // 2. The same calls, with the server's bytes held back from there on.
       const proxy = await FaultProxy.start(
         target,
-        { holdAfter: { direction: 'toClient', bytes: beforeAnswer } },
+        { holdAfter: { direction: 'toServer', bytes: throughInsert, hold: 'toClient' } },
         proxyOptions,
       )
       const client = createClient({

@@ -15,11 +15,17 @@ export interface Fault {
   /** Stop forwarding anything (keeping both sockets open) once this many bytes went this way. */
   readonly stallAfter?: { readonly direction: Direction; readonly bytes: number }
   /**
-   * Stop forwarding this direction only (the other keeps flowing, both sockets stay open)
-   * once this many bytes went this way: e.g. the server gets every byte of an insert and
-   * the client never gets the answer.
+   * Stop forwarding one direction only (the other keeps flowing, both sockets stay open)
+   * once this many bytes went `direction`: the held one is `hold`, by default `direction`
+   * itself. With `hold: 'toClient'` after the client's last byte, the server gets every byte
+   * of an insert and the client never gets the answer; counting the client's bytes makes the
+   * point exact even when the server's answers vary in length (HTTP headers with timings).
    */
-  readonly holdAfter?: { readonly direction: Direction; readonly bytes: number }
+  readonly holdAfter?: {
+    readonly direction: Direction
+    readonly bytes: number
+    readonly hold?: Direction
+  }
   /** Hold every chunk this long before forwarding it. */
   readonly delayMs?: number
   /** Forward one byte per write. */
@@ -206,7 +212,9 @@ export class FaultProxy {
       let data = chunk
       const before = pair.counts[direction]
       const limit = firstLimit(fault, direction)
-      if (limit !== undefined && before + data.length >= limit.bytes) {
+      // A hold of the other direction lets this one flow on whole.
+      const stopsThis = limit !== undefined && (limit.hold ?? direction) === direction
+      if (limit !== undefined && stopsThis && before + data.length >= limit.bytes) {
         data = data.subarray(0, Math.max(0, limit.bytes - before))
       }
       pair.counts[direction] = before + data.length
@@ -223,7 +231,7 @@ export class FaultProxy {
           }
         } else if (data.length > 0 && !to.destroyed) to.write(data)
         if (limit !== undefined && pair.counts[direction] >= limit.bytes)
-          this.trigger(pair, limit.kind, direction)
+          this.trigger(pair, limit.kind, limit.hold ?? direction)
       }
       queue = queue.then(send, send)
     })
@@ -262,6 +270,7 @@ export class FaultProxy {
     server.once('close', () => clearTimeout(limit))
   }
 
+  /** Applies a fault whose limit was reached; `direction` is the one a hold stops. */
   private trigger(pair: Pair, kind: 'cut' | 'reset' | 'stall' | 'hold', direction: Direction): void {
     if (kind === 'stall') {
       pair.stalled = true
@@ -286,15 +295,23 @@ export class FaultProxy {
   }
 }
 
+interface Limit {
+  bytes: number
+  kind: 'cut' | 'reset' | 'stall' | 'hold'
+  /** For a hold: the direction it stops, when not the counted one. */
+  hold?: Direction | undefined
+}
+
 function firstLimit(
   fault: Fault,
   direction: Direction,
-): { bytes: number; kind: 'cut' | 'reset' | 'stall' | 'hold' } | undefined {
-  const limits: { bytes: number; kind: 'cut' | 'reset' | 'stall' | 'hold' }[] = []
+): Limit | undefined {
+  const limits: Limit[] = []
   if (fault.cutAfter?.direction === direction) limits.push({ bytes: fault.cutAfter.bytes, kind: 'cut' })
   if (fault.resetAfter?.direction === direction) limits.push({ bytes: fault.resetAfter.bytes, kind: 'reset' })
   if (fault.stallAfter?.direction === direction) limits.push({ bytes: fault.stallAfter.bytes, kind: 'stall' })
-  if (fault.holdAfter?.direction === direction) limits.push({ bytes: fault.holdAfter.bytes, kind: 'hold' })
+  if (fault.holdAfter?.direction === direction)
+    limits.push({ bytes: fault.holdAfter.bytes, kind: 'hold', hold: fault.holdAfter.hold })
   limits.sort((a, b) => a.bytes - b.bytes)
   return limits[0]
 }

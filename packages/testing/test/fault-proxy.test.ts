@@ -96,4 +96,42 @@ describe('FaultProxy', () => {
       await new Promise((resolve) => target.close(resolve))
     }
   })
+
+  it('holds the answer once the client has sent a given count, passing the rest of its bytes on', async () => {
+    // An echo server: whatever it gets, it sends back.
+    const got: Buffer[] = []
+    const target = createServer((socket: Socket) => {
+      socket.on('error', () => {})
+      socket.on('data', (chunk: Buffer) => {
+        got.push(chunk)
+        socket.write(chunk)
+      })
+    })
+    target.listen(0, '127.0.0.1')
+    await once(target, 'listening')
+    const address = target.address()
+    if (address === null || typeof address === 'string') throw new Error('no port')
+    const proxy = await FaultProxy.start(
+      { host: '127.0.0.1', port: address.port },
+      { holdAfter: { direction: 'toServer', bytes: 4, hold: 'toClient' } },
+    )
+    try {
+      const client = connect(proxy.port, '127.0.0.1')
+      client.on('error', () => {})
+      const echoed: Buffer[] = []
+      client.on('data', (chunk: Buffer) => echoed.push(chunk))
+      await once(client, 'connect')
+      client.write('abcd')
+      // Past the count: the server still gets these bytes, the client no echo at all.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      client.write('efgh')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(Buffer.concat(got).toString()).toBe('abcdefgh')
+      expect(Buffer.concat(echoed).toString()).toBe('')
+      client.destroy()
+    } finally {
+      await proxy.close()
+      await new Promise((resolve) => target.close(resolve))
+    }
+  })
 })
