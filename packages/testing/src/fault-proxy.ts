@@ -302,10 +302,7 @@ interface Limit {
   hold?: Direction | undefined
 }
 
-function firstLimit(
-  fault: Fault,
-  direction: Direction,
-): Limit | undefined {
+function firstLimit(fault: Fault, direction: Direction): Limit | undefined {
   const limits: Limit[] = []
   if (fault.cutAfter?.direction === direction) limits.push({ bytes: fault.cutAfter.bytes, kind: 'cut' })
   if (fault.resetAfter?.direction === direction) limits.push({ bytes: fault.resetAfter.bytes, kind: 'reset' })
