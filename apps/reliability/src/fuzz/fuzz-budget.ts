@@ -3,16 +3,16 @@ import { ClickwireError } from '@clickwire/protocol'
 import { typedErrorName } from '../guards/typed-errors.js'
 import type { StreamShape } from './stream-decoding.js'
 
-/** CLICKWIRE_LONG=1: the long mode, 100 times the cases of CI (10M in all instead of 100k). */
+/** CLICKWIRE_LONG=1: the long mode, 10 times the cases of CI (1M in all instead of 100k). */
 export const longMode = process.env.CLICKWIRE_LONG === '1'
 
 /** CLICKWIRE_FUZZ_SCALE=n multiplies the CI cases by n (a run between CI and the long mode). */
-const scale = Number(process.env.CLICKWIRE_FUZZ_SCALE ?? (longMode ? 100 : 1))
+const scale = Number(process.env.CLICKWIRE_FUZZ_SCALE ?? (longMode ? 10 : 1))
 
 /** How long one property may run: bounded in CI, a day and more for bigger runs. */
 export const fuzzTimeoutMs = scale > 1 ? 48 * 3600_000 : 300_000
 
-/** Cases for a property: `ci` in CI, 100 times that in the long mode. */
+/** Cases for a property: `ci` in CI, 10 times that in the long mode. */
 export function fuzzRuns(ci: number): number {
   return Math.max(1, Math.round(ci * scale))
 }
