@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { fixtureReport, parsedSection } from '../test/support/report-fixture.js'
 import {
   cellOf,
   formatBytes,
@@ -8,7 +9,6 @@ import {
   median,
   ratioRows,
 } from './bench-results.js'
-import { fixtureReport, parsedSection } from './report-fixture.test-support.js'
 
 describe('median and cells', () => {
   it('takes the middle run, or the mean of the two middle ones', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chbenchSection, fixtureReport, parsedSection } from './report-fixture.test-support.js'
+import { chbenchSection, fixtureReport, parsedSection } from '../test/support/report-fixture.js'
 import { renderMarkdownRatios, renderMarkdownReport, renderMarkdownSection } from './report-markdown.js'
 
 describe('renderMarkdownSection', () => {

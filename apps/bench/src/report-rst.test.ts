@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chbenchSection, fixtureReport, parsedSection } from './report-fixture.test-support.js'
+import { chbenchSection, fixtureReport, parsedSection } from '../test/support/report-fixture.js'
 import { renderRstReport, renderRstTable } from './report-rst.js'
 
 describe('renderRstTable', () => {

@@ -89,72 +89,80 @@ for (const transport of transports) {
     for (const kind of ['resetAfter', 'cutAfter', 'stallAfter'] as const) {
       // Every offset lies past the handshake (about 100 bytes), which the modern engine does
       // not survive breaking (modernHandshakeAbort).
-      it(`${kind}: every insert settles with a typed error within its deadline and leaves no rows`, async () => {
-        await direct.command(
-          `CREATE TABLE IF NOT EXISTS ${table} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`,
-        )
-        const key = `${transport} ${kind}`
-        const record = (tally[key] ??= { started: 0, settled: 0, rowsLeft: [] })
-        for (const bytes of offsets) {
-          await direct.command(`TRUNCATE TABLE ${table}`)
-          const fault: Fault = { [kind]: { direction: 'toServer', bytes } }
-          const proxied = await proxiedClient(server, transport, fault, {
-            requestTimeoutMs: deadlineMs,
-            connectTimeoutMs: deadlineMs,
-          })
-          try {
-            record.started++
-            const started = Date.now()
-            let timer: NodeJS.Timeout | undefined
-            const hung = new Promise<'hung'>((resolve) => {
-              timer = setTimeout(() => resolve('hung'), deadlineMs + graceMs)
+      it(
+        `${kind}: every insert settles with a typed error within its deadline and leaves no rows`,
+        async () => {
+          await direct.command(
+            `CREATE TABLE IF NOT EXISTS ${table} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`,
+          )
+          const key = `${transport} ${kind}`
+          const record = (tally[key] ??= { started: 0, settled: 0, rowsLeft: [] })
+          for (const bytes of offsets) {
+            await direct.command(`TRUNCATE TABLE ${table}`)
+            const fault: Fault = { [kind]: { direction: 'toServer', bytes } }
+            const proxied = await proxiedClient(server, transport, fault, {
+              requestTimeoutMs: deadlineMs,
+              connectTimeoutMs: deadlineMs,
             })
-            const outcome = await Promise.race([
-              proxied.client.insert(table, rows()).then(
-                (result) => ({ ok: true as const, result }),
-                (error: unknown) => ({ ok: false as const, error }),
-              ),
-              hung,
-            ])
-            clearTimeout(timer)
-            const where = `${key} at ${bytes} bytes, after ${Date.now() - started} ms`
-            expect(outcome, where).not.toBe('hung')
-            if (outcome === 'hung') continue
-            record.settled++
-            // The connection broke long before the last row was sent: this cannot succeed.
-            expect(outcome.ok, where).toBe(false)
-            if (outcome.ok) continue
-            expect(ClickwireError.isInstance(outcome.error), `${where}: ${String(outcome.error)}`).toBe(true)
-            expect((outcome.error as ClickwireError).name, where).toMatch(/^(ConnectionError|TimeoutError)$/)
-            // A reset or a cut breaks it while data is still going out, below the squashing
-            // threshold: the error says nothing was written (and the table below agrees). A
-            // stalled proxy still takes every byte, so the client sent it all and only the
-            // answer is missing: it cannot know, and says the insert may have been written.
-            const said = kind === 'stallAfter' ? 'unknown' : 'not-written'
-            expect((outcome.error as ClickwireError).insertOutcome, where).toBe(said)
-            expect((outcome.error as Error).message, where).toContain(
-              said === 'unknown' ? 'the insert may have been written' : 'the insert was not written',
-            )
-            // Nothing committed: wait until the server has let go of the broken insert.
-            let left = -1
-            for (let attempt = 0; attempt < 60; attempt++) {
-              const running = await direct.query(
-                `SELECT count() AS c FROM system.processes WHERE query LIKE 'INSERT INTO ${table}%'`,
+            try {
+              record.started++
+              const started = Date.now()
+              let timer: NodeJS.Timeout | undefined
+              const hung = new Promise<'hung'>((resolve) => {
+                timer = setTimeout(() => resolve('hung'), deadlineMs + graceMs)
+              })
+              const outcome = await Promise.race([
+                proxied.client.insert(table, rows()).then(
+                  (result) => ({ ok: true as const, result }),
+                  (error: unknown) => ({ ok: false as const, error }),
+                ),
+                hung,
+              ])
+              clearTimeout(timer)
+              const where = `${key} at ${bytes} bytes, after ${Date.now() - started} ms`
+              expect(outcome, where).not.toBe('hung')
+              if (outcome === 'hung') continue
+              record.settled++
+              // The connection broke long before the last row was sent: this cannot succeed.
+              expect(outcome.ok, where).toBe(false)
+              if (outcome.ok) continue
+              expect(ClickwireError.isInstance(outcome.error), `${where}: ${String(outcome.error)}`).toBe(
+                true,
               )
-              const [row] = (await running.rows()) as { c: bigint }[]
-              if (row?.c === 0n) break
-              await new Promise((resolve) => setTimeout(resolve, 100))
+              expect((outcome.error as ClickwireError).name, where).toMatch(
+                /^(ConnectionError|TimeoutError)$/,
+              )
+              // A reset or a cut breaks it while data is still going out, below the squashing
+              // threshold: the error says nothing was written (and the table below agrees). A
+              // stalled proxy still takes every byte, so the client sent it all and only the
+              // answer is missing: it cannot know, and says the insert may have been written.
+              const said = kind === 'stallAfter' ? 'unknown' : 'not-written'
+              expect((outcome.error as ClickwireError).insertOutcome, where).toBe(said)
+              expect((outcome.error as Error).message, where).toContain(
+                said === 'unknown' ? 'the insert may have been written' : 'the insert was not written',
+              )
+              // Nothing committed: wait until the server has let go of the broken insert.
+              let left = -1
+              for (let attempt = 0; attempt < 60; attempt++) {
+                const running = await direct.query(
+                  `SELECT count() AS c FROM system.processes WHERE query LIKE 'INSERT INTO ${table}%'`,
+                )
+                const [row] = (await running.rows()) as { c: bigint }[]
+                if (row?.c === 0n) break
+                await new Promise((resolve) => setTimeout(resolve, 100))
+              }
+              const counted = await direct.query(`SELECT count() AS c FROM ${table}`)
+              left = Number(((await counted.rows()) as { c: bigint }[])[0]?.c)
+              record.rowsLeft.push(left)
+              expect(left, where).toBe(0)
+            } finally {
+              await proxied.close()
             }
-            const counted = await direct.query(`SELECT count() AS c FROM ${table}`)
-            left = Number(((await counted.rows()) as { c: bigint }[])[0]?.c)
-            record.rowsLeft.push(left)
-            expect(left, where).toBe(0)
-          } finally {
-            await proxied.close()
           }
-        }
-        expect(record.settled).toBe(record.started)
-      }, 240_000)
+          expect(record.settled).toBe(record.started)
+        }, // Each offset may take its deadline, the grace and the wait for the server to let go.
+        Math.max(240_000, offsets.length * (deadlineMs + graceMs + 6_000)),
+      )
     }
   })
 }

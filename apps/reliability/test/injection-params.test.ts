@@ -5,14 +5,15 @@
 // the very texts serverParameters()/httpQueryParameters() produce for the native Query
 // packet and for HTTP `param_` fields).
 import { type Client, createClient, sql, UsageError } from '@clickwire/client'
-import { httpQueryParameters, serverParameters, substituteParameters } from '@clickwire/protocol'
+import {
+  httpQueryParameters,
+  quoteSqlString,
+  serverParameters,
+  substituteParameters,
+} from '@clickwire/protocol'
+import { chdbQuery, chdbQueryWithParameters } from '@clickwire/testing'
 import fc from 'fast-check'
 import { afterAll, describe, expect, inject, it } from 'vitest'
-// The oracle the protocol package uses for server-side parameters (chdb is its devDependency).
-import {
-  chdbQuery,
-  chdbQueryWithParameters,
-} from '../../../packages/protocol/src/test-support/params-oracle-node.js'
 import { installProcessGuard } from '../src/guards/process-guard.js'
 import { transports } from './support/proxied-client.js'
 import { trickyString, utf8Hex } from './support/tricky-strings.js'
@@ -98,7 +99,7 @@ describe('server-side parameters (ClickHouse 26.7 in chdb)', () => {
         expect(httpQueryParameters(query, params)).toEqual(
           onServer.map(({ name, text }) => [`param_${name}`, text]),
         )
-        expect(await chdbQueryWithParameters(query, onServer)).toBe(expected)
+        expect(await chdbQueryWithParameters(query, onServer, quoteSqlString)).toBe(expected)
         expect(await chdbQuery(substituteParameters(query, params))).toBe(expected)
       }),
       { numRuns: runs(150) },

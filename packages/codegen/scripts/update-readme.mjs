@@ -1,7 +1,7 @@
 // Rewrites the mapping table in README.md from the built package (`pnpm readme`), so the
 // table is the code's own output. src/mapping-table.test.ts fails while they differ.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { mappingTableMarkdown } from '../dist/index.js'
+import { mappingTableMarkdown } from '../dist/mapping-table.js'
 
 const path = new URL('../README.md', import.meta.url)
 const start = '<!-- mapping-table:start -->\n'

@@ -19,9 +19,9 @@ export interface ColumnTyping {
 }
 
 /**
- * Types one column. The value type comes from protocol's mapping table (`mapType`), the
- * same table the decoders follow, so the type says exactly what `client.query` returns
- * under `mapping`. The wrapper says how the column behaves on insert:
+ * Types one column. The value type comes from protocol's `mapType`, which reads the
+ * TypeScript type each codec declares for what it decodes, so the type says exactly what
+ * `client.query` returns under `mapping`. The wrapper says how the column behaves on insert:
  *
  * | column | field type |
  * |---|---|

@@ -14,19 +14,15 @@
  * @packageDocumentation
  */
 
-export { type CodegenConfig, checkConfig, configFileNames, loadConfig } from './cli/cli-config.js'
+export type { CodegenConfig } from './cli/cli-config.js'
 export { type CliIo, exitCodes, runCli } from './cli/cli-program.js'
-export {
-  type CodegenWarning,
-  formatWarning,
-  type IntrospectionProgress,
-  type IntrospectOptions,
-  type RenderOptions,
+export type {
+  CodegenWarning,
+  IntrospectionProgress,
+  IntrospectOptions,
+  RenderOptions,
 } from './codegen-options.js'
-export { type ColumnTyping, type KyselyHelper, typeColumn } from './column-typing.js'
 export { type GenerateOptions, generate, type VerifyResult, verifyFile } from './generate-types.js'
-export { camelCaseKey } from './identifier-naming.js'
-export { mappingTableMarkdown } from './mapping-table.js'
 export { introspect } from './schema-introspector.js'
 export type {
   ColumnDefaultKind,
@@ -36,5 +32,3 @@ export type {
   TableMetadata,
 } from './schema-metadata.js'
 export { render } from './schema-renderer.js'
-export { type TableFilter, tableFilter } from './table-filter.js'
-export { unifiedDiff } from './text-diff.js'

@@ -30,7 +30,7 @@ const examples: Readonly<Record<string, readonly string[]>> = {
   Tuple: ['Tuple(UInt8, String)', 'Tuple(a UInt8, b String)'],
   Nested: ['Nested(x UInt8, y String)'],
   Variant: ['Variant(String, UInt64)'],
-  Object: ["Object('json')"],
+  QBit: ['QBit(Float32, 8)'],
 }
 
 /** The option changes shown beside the defaults. */
@@ -48,10 +48,10 @@ function cell(text: string): string {
 }
 
 /**
- * The mapping table as Markdown, computed from protocol's table (the one the decoders
- * and codegen use): every family clickwire reads, an example type, its TypeScript type
- * with the default options, what the other options change, and the runtime value. The
- * README's table is this text; a test keeps them equal.
+ * The mapping table as Markdown, computed from protocol's codec registry (what the decoders
+ * and codegen use): every family clickwire reads, an example type, the TypeScript type its
+ * codec declares with the default options, what the other options change, and the runtime
+ * value. The README's table is this text; a test keeps them equal.
  */
 export function mappingTableMarkdown(): string {
   const rows = [

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import { type Client, createClient } from '@clickwire/client'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type CodegenWarning, formatWarning, generate, introspect } from '../src/index.js'
+import { formatWarning } from '../src/codegen-options.js'
+import { type CodegenWarning, generate, introspect } from '../src/index.js'
 import { perftestDatabase, typesDatabase } from './support/codegen-schema.js'
 import { typeCheck } from './support/type-check.js'
 

@@ -9,11 +9,11 @@ import { cityHash128Js } from '../dist/compression/cityhash-js.js'
 import { loadCityHashWasm } from '../dist/compression/cityhash-wasm.js'
 import { gbps, randomBytes, throughput } from './bench-support.mjs'
 
-/** The BigInt reference lives in test-support (not built): transpile it on the fly. */
+/** The BigInt reference lives in test/support (not built): transpile it on the fly. */
 async function loadReference() {
   const ts = createRequire(import.meta.url)('typescript')
   const source = readFileSync(
-    new URL('../src/test-support/compression-cityhash-reference.ts', import.meta.url),
+    new URL('../test/support/compression-cityhash-reference.ts', import.meta.url),
     'utf8',
   )
   const { outputText } = ts.transpileModule(source, {

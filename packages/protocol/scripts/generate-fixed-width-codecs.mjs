@@ -40,7 +40,10 @@ function render(t) {
     `import type { TypeNode } from '../types/type-node.js'`,
   )
   if (big) lines.push(`import type { ValueMapping } from '../types/value-mapping.js'`)
-  lines.push(`import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'`)
+  lines.push(
+    `import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'`,
+    `import type { Column, ColumnStorage } from './column-layout.js'`,
+  )
   const helpers = [
     'fixedWidthBytes',
     'writeTypedArray',
@@ -89,7 +92,14 @@ function render(t) {
       `  }`,
     )
   }
-  lines.push(`}`, '')
+  lines.push(
+    '',
+    `  storage(): ColumnStorage {`,
+    `    return { kind: 'fixed', data: this.data }`,
+    `  }`,
+    `}`,
+    '',
+  )
   const convert = big
     ? `toBigInteger('${t.name}', row, value, min, max)`
     : t.kind === 'float'
@@ -101,6 +111,9 @@ function render(t) {
     ...(big ? [`  const int64 = context.mapping.int64`] : [`  void context`]),
     `  return {`,
     `    type,`,
+    `    layout: { kind: 'fixed', type, width: ${t.width}, array: '${t.array.replace('Array', '')}' },`,
+    `    insertShape: 'scalar',`,
+    big ? `    tsType: () => int64,` : `    tsType: () => 'number',`,
     `    fixedWidth: ${t.width},`,
     `    concatenable: true,`,
     `    decodePrefix(): void {},`,

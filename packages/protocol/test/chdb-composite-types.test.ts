@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { typedValue } from '../src/columns/typed-value.js'
-import { decodeNative, encodeNative, parseJsonEachRow } from '../src/test-support/composite-native.js'
+import { decodeNative, encodeNative, parseJsonEachRow } from './support/composite-native.js'
 
 interface ChdbResult {
   bytes(): Uint8Array

@@ -1,17 +1,18 @@
 // Scalar types that 18.16 lacks (and the edges 18.16 prints wrongly), against chdb
 // (ClickHouse 26.7 in-process): chdb's own Native bytes must decode to the expected
 // values, and chdb must read the bytes we encode back to the same values and bytes.
+
+import { chdbBytes, chdbReadNative, chdbReadNativeBytes } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import type { ColumnToWrite } from '../src/blocks/native-block-writer.js'
-import { hex } from '../src/test-support/codec-checks.js'
-import { chdbBytes, chdbReadNative, chdbReadNativeBytes } from '../src/test-support/scalar-chdb-node.js'
+import { hex } from './support/codec-checks.js'
 import {
   decodeNativeBody,
   encodeNativeBlock,
   nativeContext,
   tsvEscape,
   tsvRows,
-} from '../src/test-support/scalar-native.js'
+} from './support/scalar-native.js'
 
 const utc = nativeContext('UTC')
 

@@ -10,7 +10,7 @@ import {
   httpQuery,
   parseJsonEachRow,
   uniqueTable,
-} from '../src/test-support/composite-native.js'
+} from './support/composite-native.js'
 
 const server = inject('clickhouse')
 const tables: string[] = []

@@ -1,12 +1,12 @@
-import { clickhouseClient } from '@clickwire/testing'
+import { chdbQuery, chdbQueryWithParameters, clickhouseClient, parameterCases } from '@clickwire/testing'
 import fc from 'fast-check'
 import { describe, expect, inject, it } from 'vitest'
 import { parameterLiteral, substituteParameters } from '../src/params/parameter-substitution.js'
 import { scanPlaceholders } from '../src/params/placeholder-scanner.js'
 import { serverParameters } from '../src/params/server-parameters.js'
-import { parameterCases } from '../src/test-support/params-cases.js'
-import { chdbQuery, chdbQueryWithParameters, httpQuery } from '../src/test-support/params-oracle-node.js'
+import { quoteSqlString } from '../src/sql/sql-quoting.js'
 import { parseType } from '../src/types/type-parser.js'
+import { httpQueryText } from './support/http-query-text.js'
 
 const server = inject('clickhouse')
 const legacyCases = parameterCases.filter((c) => c.legacy !== undefined)
@@ -67,7 +67,7 @@ const finiteDoubles = fc.oneof(
 
 describe.runIf(server.version.startsWith('18.'))('client-side substitution on ClickHouse 18.16', () => {
   it('cannot take server-side parameters, which is why the client substitutes', async () => {
-    await expect(httpQuery(server.httpUrl, 'SELECT {x:UInt8}', '?param_x=1')).rejects.toThrow(
+    await expect(httpQueryText(server.httpUrl, 'SELECT {x:UInt8}', '?param_x=1')).rejects.toThrow(
       /Unknown setting param_x/,
     )
   })
@@ -77,7 +77,7 @@ describe.runIf(server.version.startsWith('18.'))('client-side substitution on Cl
       const sql = substituteParameters(`SELECT {v:${c.type}} AS v, toTypeName(v) FORMAT TabSeparated`, {
         v: c.value,
       })
-      expect(await httpQuery(server.httpUrl, sql), c.type).toBe(`${c.legacy}\n`)
+      expect(await httpQueryText(server.httpUrl, sql), c.type).toBe(`${c.legacy}\n`)
     }
   })
 
@@ -95,7 +95,7 @@ describe.runIf(server.version.startsWith('18.'))('client-side substitution on Cl
         const sql = substituteParameters("SELECT hex({v:String}), '{v:String}' FORMAT TabSeparated", {
           v: value,
         })
-        expect(await httpQuery(server.httpUrl, sql)).toBe(`${utf8Hex(value)}\t{v:String}\n`)
+        expect(await httpQueryText(server.httpUrl, sql)).toBe(`${utf8Hex(value)}\t{v:String}\n`)
       }),
       { numRuns: 200 },
     )
@@ -117,7 +117,7 @@ describe.runIf(server.version.startsWith('18.'))('client-side substitution on Cl
           { a: list, t: [single, null] },
         )
         const hexes = list.map((item) => `'${utf8Hex(item)}'`).join(',')
-        expect(await httpQuery(server.httpUrl, sql)).toBe(`[${hexes}]\t${utf8Hex(single)}\n`)
+        expect(await httpQueryText(server.httpUrl, sql)).toBe(`[${hexes}]\t${utf8Hex(single)}\n`)
       }),
       { numRuns: 40 },
     )
@@ -138,7 +138,7 @@ describe.runIf(server.version.startsWith('18.'))('client-side substitution on Cl
       fc.asyncProperty(decimals, async (text) => {
         const sql = substituteParameters('SELECT {v:Decimal(38, 10)} FORMAT TabSeparated', { v: text })
         const expected = /^-0\.0+$/.test(text) ? text.slice(1) : text
-        expect(await httpQuery(server.httpUrl, sql)).toBe(`${expected}\n`)
+        expect(await httpQueryText(server.httpUrl, sql)).toBe(`${expected}\n`)
       }),
       { numRuns: 40 },
     )
@@ -148,7 +148,7 @@ describe.runIf(server.version.startsWith('18.'))('client-side substitution on Cl
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 40 }), async (bytes) => {
         const sql = substituteParameters('SELECT hex({v:String}) FORMAT TabSeparated', { v: bytes })
-        expect(await httpQuery(server.httpUrl, sql)).toBe(
+        expect(await httpQueryText(server.httpUrl, sql)).toBe(
           `${Buffer.from(bytes).toString('hex').toUpperCase()}\n`,
         )
       }),
@@ -167,7 +167,7 @@ describe.runIf(server.version.startsWith('18.'))('client-side substitution on Cl
     ]
     const sql64 = `SELECT ${doubles.map((_, i) => `hex(reinterpretAsString({d${i}:Float64}))`).join(', ')} FORMAT TabSeparated`
     const params64 = Object.fromEntries(doubles.map((value, i) => [`d${i}`, value]))
-    const output64 = await httpQuery(server.httpUrl, substituteParameters(sql64, params64))
+    const output64 = await httpQueryText(server.httpUrl, substituteParameters(sql64, params64))
     expect(output64).toBe(`${doubles.map((value) => floatBits(value, 8)).join('\t')}\n`)
 
     const floats = [
@@ -178,7 +178,7 @@ describe.runIf(server.version.startsWith('18.'))('client-side substitution on Cl
     ]
     const sql32 = `SELECT ${floats.map((_, i) => `hex(reinterpretAsString({f${i}:Float32}))`).join(', ')} FORMAT TabSeparated`
     const params32 = Object.fromEntries(floats.map((value, i) => [`f${i}`, value]))
-    const output32 = await httpQuery(server.httpUrl, substituteParameters(sql32, params32))
+    const output32 = await httpQueryText(server.httpUrl, substituteParameters(sql32, params32))
     expect(output32).toBe(`${floats.map((value) => floatBits(Math.fround(value), 4)).join('\t')}\n`)
   })
 })
@@ -191,7 +191,7 @@ describe('server-side parameters and client-side substitution agree (chdb, Click
     expect(sent.map((p) => p.name).sort()).toEqual(
       [...new Set(scanPlaceholders(sql).map((p) => p.name))].sort(),
     )
-    const serverSide = await chdbQueryWithParameters(sql, sent)
+    const serverSide = await chdbQueryWithParameters(sql, sent, quoteSqlString)
     const clientSide = await chdbQuery(substituteParameters(sql, params))
     expect(clientSide, sql).toBe(serverSide)
     return serverSide

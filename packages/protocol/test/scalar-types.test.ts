@@ -13,7 +13,7 @@ import {
   scalarTableName,
   tsvEscape,
   tsvRows,
-} from '../src/test-support/scalar-native.js'
+} from './support/scalar-native.js'
 
 const server = inject('clickhouse')
 const tables: string[] = []

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
-import type { ServerInfo } from './clickhouse-server.js'
 import { findClientCommand } from './server-binary.js'
+import type { ServerInfo } from './server-info.js'
 
 export interface ClientCliOptions {
   user?: string

@@ -1,5 +1,5 @@
-import type { ClickHouseServer, ServerInfo } from './clickhouse-server.js'
 import { defaultUsers } from './server-config.js'
+import type { ClickHouseServer, ServerInfo } from './server-info.js'
 
 /** The image used when no local binary exists but a Docker engine does. */
 export const dockerImage = process.env.CLICKHOUSE_DOCKER_IMAGE ?? 'clickhouse/clickhouse-server:25.8'

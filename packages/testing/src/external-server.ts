@@ -1,5 +1,5 @@
-import type { ClickHouseServer, ServerInfo } from './clickhouse-server.js'
 import { defaultUsers } from './server-config.js'
+import type { ClickHouseServer, ServerInfo } from './server-info.js'
 
 const defaultPorts = { 'clickhouse:': 9000, 'clickhouses:': 9440, 'http:': 8123, 'https:': 8443 } as const
 

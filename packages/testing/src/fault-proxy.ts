@@ -48,6 +48,8 @@ interface Pair {
    * drains what the server still sends (see {@link FaultProxyOptions.resetServer}).
    */
   severed: boolean
+  /** A cut was applied (once: every later chunk reaches the limit again). */
+  cut: boolean
   /** Settles once the server's side is closed. */
   serverClosed: Promise<void>
 }
@@ -188,6 +190,7 @@ export class FaultProxy {
       stalled: false,
       held: new Set(),
       severed: false,
+      cut: false,
       serverClosed: new Promise((resolve) => server.once('close', () => resolve())),
     }
     this.pairs.add(pair)
@@ -284,6 +287,10 @@ export class FaultProxy {
       this.resetPair(pair)
       return
     }
+    // Once per pair: destroySoon adds a 'finish' listener each call, and every chunk still
+    // arriving past the limit triggers the cut again (MaxListenersExceededWarning).
+    if (pair.cut) return
+    pair.cut = true
     pair.client.end()
     pair.client.destroySoon()
     if (this.options.resetServer === false) {

@@ -1,6 +1,7 @@
 import type {} from 'vitest'
 import type { TestProject } from 'vitest/node'
-import { type ClickHouseServer, startClickHouse } from './clickhouse-server.js'
+import { startClickHouse } from './clickhouse-server.js'
+import type { ClickHouseServer } from './server-info.js'
 
 import './vitest-context.js'
 

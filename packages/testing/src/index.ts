@@ -1,11 +1,13 @@
 export { concatBytes } from './byte-concat.js'
-export { type ClientCliOptions, clickhouseClient } from './clickhouse-client-cli.js'
 export {
-  type ClickHouseServer,
-  type ServerInfo,
-  type StartClickHouseOptions,
-  startClickHouse,
-} from './clickhouse-server.js'
+  chdbBytes,
+  chdbQuery,
+  chdbQueryWithParameters,
+  chdbReadNative,
+  chdbReadNativeBytes,
+} from './chdb-oracle.js'
+export { type ClientCliOptions, clickhouseClient } from './clickhouse-client-cli.js'
+export { type StartClickHouseOptions, startClickHouse } from './clickhouse-server.js'
 export {
   type Direction,
   type Fault,
@@ -28,7 +30,9 @@ export {
   modernKeeperQueryId,
   modernLateErrorAbort,
 } from './modern-engine.js'
+export { type ParameterCase, parameterCases } from './parameter-cases.js'
 export { type ClickHouseCommand, findClientCommand, findServerCommand, installHint } from './server-binary.js'
 export { defaultUsers, type ServerUsers } from './server-config.js'
 export { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'
+export type { ClickHouseServer, ServerInfo } from './server-info.js'
 export { makeTestCertificates, type TestCertificates } from './tls-certificates.js'

@@ -1,5 +1,5 @@
 import type {} from 'vitest'
-import type { ServerInfo } from './clickhouse-server.js'
+import type { ServerInfo } from './server-info.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {

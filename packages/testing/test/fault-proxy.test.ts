@@ -50,6 +50,36 @@ describe('FaultProxy', () => {
     expect(proxy.open).toBe(0)
   })
 
+  it('cuts a pair once, however many chunks still arrive past the limit (no listener warning)', async () => {
+    const proxy = await FaultProxy.start({ host: server.host, port: server.ports.http })
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`)
+    process.on('warning', onWarning)
+    try {
+      // The answer goes on arriving in many chunks after the first 200 000 bytes reached the
+      // limit; each of them used to apply the cut again.
+      proxy.setFault({ cutAfter: { direction: 'toClient', bytes: 200_000 } })
+      const sql =
+        'SELECT number, toString(number) AS s FROM system.numbers LIMIT 1000000 SETTINGS max_block_size = 10000'
+      // A clean FIN mid-body: fetch may or may not call the body short; only the cut matters.
+      // Uncompressed, so the body counts the bytes that passed (26.x gzips for fetch's
+      // Accept-Encoding, which would turn 200 000 bytes into several times that text).
+      const text = await fetch(`http://127.0.0.1:${proxy.port}/`, {
+        method: 'POST',
+        body: sql,
+        headers: { Connection: 'close', 'Accept-Encoding': 'identity' },
+      })
+        .then((response) => response.text())
+        .catch(() => '')
+      expect(text.length).toBeLessThanOrEqual(200_000)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    } finally {
+      process.off('warning', onWarning)
+      await proxy.close()
+    }
+    expect(warnings).toEqual([])
+  })
+
   it('with resetServer: false, drains the server side of a cut until the server closes it', async () => {
     // A server that answers a request cut short after the client has gone, as ClickHouse
     // does (an HTTP 400, a native exception): the proxy must take that answer, not EPIPE it.

@@ -5,10 +5,9 @@ import {
   clientRevision,
   compressFrames,
   defaultValueMapping,
-  encodeServerPacket,
   NativeBlockWriter,
-  type ServerPacket,
 } from '@clickwire/protocol'
+import { encodeServerPacket, type ServerPacket } from '@clickwire/protocol/internal'
 
 /**
  * What a server at the client's own revision (`clientRevision`) sends for one query, built with the

@@ -1,6 +1,11 @@
 import { ResultSet } from '@clickwire/client'
-import { NativeResult } from '@clickwire/http'
-import { type NativeConnection, NativeQueryStream } from '@clickwire/native'
+import { NativeResult } from '@clickwire/http/internal'
+import {
+  type NativeConnection,
+  NativeQueryStream,
+  PacketPump,
+  type SocketChannel,
+} from '@clickwire/native/internal'
 import {
   type BlockStream,
   ClickHouseError,
@@ -11,13 +16,10 @@ import {
   defaultValueMapping,
   emptyProgress,
   type NativeBlock,
-  negotiatedRevision,
   ProtocolError,
   rowObjects,
 } from '@clickwire/protocol'
-// PacketPump is internal to @clickwire/native (not exported): the fuzzer drives the real one.
-import { PacketPump } from '../../../../packages/native/src/packet-pump.js'
-import type { SocketChannel } from '../../../../packages/native/src/socket-channel.js'
+import { negotiatedRevision } from '@clickwire/protocol/internal'
 import { ScriptedBody, ScriptedChannel } from './scripted-input.js'
 
 /** What a stream decoded to, in order, and how it ended. */
@@ -144,7 +146,6 @@ export async function decodeNativeStream(
       },
       () => {},
       undefined,
-      0,
     )
     await stream.started()
     await readResult(stream, events, values)

@@ -34,14 +34,6 @@ export function typedErrorName(error: unknown): TypedErrorName | undefined {
   return 'ClickwireError'
 }
 
-/** What the network and a bad server may cause: the four classes a fault may surface as. */
-export const faultErrorNames: readonly TypedErrorName[] = [
-  'ConnectionError',
-  'TimeoutError',
-  'ProtocolError',
-  'ClickHouseError',
-]
-
 /** A short description of an error for assertion messages: class, name and message. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return `${typedErrorName(error) ?? 'untyped'} ${error.name}: ${error.message}`

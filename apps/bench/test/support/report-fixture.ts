@@ -1,4 +1,4 @@
-import type { BenchReport, Cell, SectionResult } from './bench-results.js'
+import type { BenchReport, Cell, SectionResult } from '../../src/bench-results.js'
 
 /** A cell with one run, as the runner records it. */
 export function measured(ms: number, rss: number): Cell {
