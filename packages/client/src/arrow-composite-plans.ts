@@ -1,16 +1,12 @@
 import {
-  ArrayTypeColumn,
   type Column,
-  EnumColumn,
-  LowCardinalityColumn,
-  MapColumn,
-  NullableColumn,
-  TupleColumn,
+  type ColumnLayout,
+  type DictionaryGranule,
+  type StructLayout,
+  storageOf,
   type TypeNode,
-  typeArguments,
-  typeNode,
   typeToString,
-  VariantColumn,
+  type UnionLayout,
 } from '@clickwire/protocol'
 import {
   type Data,
@@ -46,9 +42,10 @@ function nullablePlan(inner: ArrowPlan): ArrowPlan {
     type: inner.type,
     nullable: true,
     data(column) {
-      if (!(column instanceof NullableColumn)) throw mismatch('Nullable', column)
-      const { bitmap, nullCount } = validityFromNullMap(column.nulls)
-      return withValidity(inner.data(column.inner), bitmap, nullCount)
+      const storage = storageOf(column, 'nullable')
+      if (!storage) throw mismatch('Nullable', column)
+      const { bitmap, nullCount } = validityFromNullMap(storage.nulls)
+      return withValidity(inner.data(storage.inner), bitmap, nullCount)
     },
   }
 }
@@ -59,12 +56,13 @@ function listPlan(inner: ArrowPlan, family: string): ArrowPlan {
     type,
     nullable: false,
     data(column) {
-      if (!(column instanceof ArrayTypeColumn)) throw mismatch(family, column)
+      const storage = storageOf(column, 'list')
+      if (!storage) throw mismatch(family, column)
       return makeData({
         type,
         length: column.length,
-        valueOffsets: column.bounds,
-        child: inner.data(column.inner),
+        valueOffsets: storage.offsets,
+        child: inner.data(storage.inner),
       })
     },
   }
@@ -77,8 +75,9 @@ function structPlan(names: readonly string[], elements: readonly ArrowPlan[], fa
     type,
     nullable: false,
     data(column) {
-      if (!(column instanceof TupleColumn)) throw mismatch(family, column)
-      const children = column.elements.map((element, index) => elements[index]!.data(element))
+      const storage = storageOf(column, 'struct')
+      if (!storage) throw mismatch(family, column)
+      const children = storage.fields.map((element, index) => elements[index]!.data(element))
       return makeData({ type, length: column.length, nullCount: 0, children })
     },
   }
@@ -94,14 +93,15 @@ function mapPlan(key: ArrowPlan, value: ArrowPlan): ArrowPlan {
     type,
     nullable: false,
     data(column) {
-      if (!(column instanceof MapColumn)) throw mismatch('Map', column)
+      const storage = storageOf(column, 'map')
+      if (!storage) throw mismatch('Map', column)
       const child = makeData({
         type: entries,
-        length: column.keys.length,
+        length: storage.keys.length,
         nullCount: 0,
-        children: [key.data(column.keys), value.data(column.items)],
+        children: [key.data(storage.keys), value.data(storage.values)],
       })
-      return makeData({ type, length: column.length, valueOffsets: column.bounds, child })
+      return makeData({ type, length: column.length, valueOffsets: storage.offsets, child })
     },
   }
 }
@@ -131,8 +131,8 @@ function enumPlan(type: TypeNode): ArrowPlan {
     type: arrowType,
     nullable: false,
     data(column) {
-      if (!(column instanceof EnumColumn)) throw mismatch(type.name, column)
-      const stored = column.data
+      const stored = storageOf(column, 'fixed')?.data
+      if (!(stored instanceof Int8Array || stored instanceof Int16Array)) throw mismatch(type.name, column)
       const indexes = new Int32Array(stored.length)
       for (let row = 0; row < stored.length; row++) indexes[row] = lookup[stored[row]! + 32_768]!
       return makeData({ type: arrowType, length: stored.length, data: indexes, dictionary })
@@ -153,31 +153,33 @@ function lowCardinalityPlan(keys: ArrowPlan, nullable: boolean): ArrowPlan {
     type,
     nullable,
     data(column) {
-      if (!(column instanceof LowCardinalityColumn)) throw mismatch('LowCardinality', column)
+      const granules = storageOf(column, 'dictionary')?.granules
+      if (!granules) throw mismatch('LowCardinality', column)
       const length = column.length
-      const only = column.granules[0]
+      const only = granules[0]
       let indexes: Int32Array
       let dictionary: Vector
-      if (column.granules.length === 1 && only && !only.global && only.additional) {
+      if (granules.length === 1 && only && !only.global && only.additional) {
         indexes = toInt32(only.indexes)
         dictionary = makeVector(keys.data(only.additional))
-      } else ({ indexes, dictionary } = mergedDictionary(column, keys))
+      } else ({ indexes, dictionary } = mergedDictionary(granules, length, keys))
       if (!nullable) return makeData({ type, length, data: indexes, dictionary })
-      const { bitmap, nullCount } = validityOf(length, (row) => rawIndex(column, row) === 0)
+      const { bitmap, nullCount } = validityOf(length, (row) => rawIndex(granules, row) === 0)
       return makeData({ type, length, data: indexes, dictionary, nullBitmap: bitmap, nullCount })
     },
   }
 }
 
 /** The index a row has in its own granule (0 is the NULL slot of LowCardinality(Nullable)). */
-function rawIndex(column: LowCardinalityColumn, row: number): number {
-  let granule = column.granules[0]!
-  for (const candidate of column.granules) if (candidate.start <= row) granule = candidate
+function rawIndex(granules: readonly DictionaryGranule[], row: number): number {
+  let granule = granules[0]!
+  for (const candidate of granules) if (candidate.start <= row) granule = candidate
   return Number(granule.indexes[row - granule.start]!)
 }
 
 function mergedDictionary(
-  column: LowCardinalityColumn,
+  granules: readonly DictionaryGranule[],
+  length: number,
   keys: ArrowPlan,
 ): { indexes: Int32Array; dictionary: Vector } {
   const parts: Data[] = []
@@ -193,8 +195,8 @@ function mergedDictionary(
     }
     return base
   }
-  const indexes = new Int32Array(column.length)
-  for (const granule of column.granules) {
+  const indexes = new Int32Array(length)
+  for (const granule of granules) {
     const global = granule.global
     const split = global ? global.length : 0
     const globalBase = global ? baseOf(global) : 0
@@ -209,13 +211,13 @@ function mergedDictionary(
 
 /**
  * Variant(T1, ..., Tn) -> DenseUnion: ClickHouse's discriminators and per-row positions are
- * Arrow's type ids and value offsets. NULL rows point into an extra Null child (unions
- * have no validity bitmap).
+ * Arrow's type ids and value offsets (the alternatives in discriminator order, as the layout
+ * lists them). NULL rows point into an extra Null child (unions have no validity bitmap).
  */
-function variantPlan(alternatives: readonly TypeNode[], resolve: PlanResolver): ArrowPlan {
-  const plans = alternatives.map(resolve)
+function variantPlan(layout: UnionLayout, resolve: PlanResolver): ArrowPlan {
+  const plans = layout.alternatives.map(resolve)
   const fields = plans.map(
-    (plan, index) => new Field(typeToString(alternatives[index]!), plan.type, plan.nullable),
+    (plan, index) => new Field(typeToString(layout.alternatives[index]!.type), plan.type, plan.nullable),
   )
   fields.push(new Field('NULL', new Null(), true))
   const nullId = plans.length
@@ -227,78 +229,71 @@ function variantPlan(alternatives: readonly TypeNode[], resolve: PlanResolver): 
     type,
     nullable: true,
     data(column) {
-      if (!(column instanceof VariantColumn)) throw mismatch('Variant', column)
+      const storage = storageOf(column, 'union')
+      if (!storage) throw mismatch('Variant', column)
       const length = column.length
       const typeIds = new Int8Array(length)
       const offsets = new Int32Array(length)
       let nulls = 0
       for (let row = 0; row < length; row++) {
-        const discriminator = column.discriminators[row]!
+        const discriminator = storage.discriminators[row]!
         if (discriminator === 255) {
           typeIds[row] = nullId
           offsets[row] = nulls++
         } else {
           typeIds[row] = discriminator
-          offsets[row] = column.positions[row]!
+          offsets[row] = storage.positions[row]!
         }
       }
-      const children = column.alternatives.map((alternative, index) => plans[index]!.data(alternative))
+      const children = storage.alternatives.map((alternative, index) => plans[index]!.data(alternative))
       children.push(makeData({ type: new Null(), length: nulls }))
       return makeData({ type, length, typeIds, valueOffsets: offsets, children } as never)
     },
   }
 }
 
-/** Point is Tuple(Float64, Float64) on the wire; the others are arrays of it. */
-const geoElements: Readonly<Record<string, string>> = {
-  Ring: 'Point',
-  LineString: 'Point',
-  Polygon: 'Ring',
-  MultiLineString: 'LineString',
-  MultiPolygon: 'Polygon',
+/**
+ * Arrow field names of a struct: the element names of a named Tuple (Nested's elements are
+ * always named), Point's x and y, else positions from 1, as ClickHouse's tupleElement counts.
+ */
+function fieldNames(layout: StructLayout): string[] {
+  if (layout.type.name === 'Point') return ['x', 'y']
+  const names = layout.fields.map((field) => field.name)
+  return names.length > 0 && names.every((name) => name !== undefined)
+    ? (names as string[])
+    : names.map((_, index) => String(index + 1))
 }
 
-/** Plans of types made of other types, or undefined. */
-export function compositePlan(type: TypeNode, family: string, resolve: PlanResolver): ArrowPlan | undefined {
-  const inner = typeArguments(type)
-  switch (family) {
-    case 'Nullable':
-      return nullablePlan(resolve(inner[0]!))
-    case 'Array':
-      return listPlan(resolve(inner[0]!), family)
-    case 'Tuple': {
-      const names = type.args.flatMap((arg) => (arg.kind === 'type' ? [arg.name] : []))
-      const named = names.length > 0 && names.every((name) => name !== undefined)
-      // Unnamed elements are named by position from 1, as ClickHouse's tupleElement counts.
-      const fieldNames = named ? (names as string[]) : inner.map((_, index) => String(index + 1))
-      return structPlan(fieldNames, inner.map(resolve), family)
-    }
-    case 'Nested': {
-      const names = type.args.flatMap((arg) => (arg.kind === 'type' ? [arg.name ?? ''] : []))
-      return listPlan(structPlan(names, inner.map(resolve), family), family)
-    }
-    case 'Map':
-      return mapPlan(resolve(inner[0]!), resolve(inner[1]!))
-    case 'LowCardinality': {
-      const dictionary = inner[0]!
-      const nullable = dictionary.name === 'Nullable'
-      return lowCardinalityPlan(resolve(nullable ? typeArguments(dictionary)[0]! : dictionary), nullable)
-    }
-    case 'Enum8':
-    case 'Enum16':
-    case 'Enum':
-      return enumPlan(type)
-    case 'Variant':
-      return variantPlan(inner, resolve)
-    case 'SimpleAggregateFunction':
-      return resolve(inner[0]!)
-    case 'Point': {
-      const float64 = resolve(typeNode('Float64'))
-      return structPlan(['x', 'y'], [float64, float64], family)
-    }
-    default: {
-      const element = geoElements[family]
-      return element ? listPlan(resolve(typeNode(element)), family) : undefined
-    }
+/**
+ * Plans of types made of other types, from the layout their codec declares: Nullable,
+ * Array (and Nested and the geo arrays, all lists), Tuple (and Point), Map, LowCardinality
+ * and Variant; Enum, whose values are a dictionary. Undefined for the rest.
+ */
+export function compositePlan(
+  layout: ColumnLayout,
+  family: string,
+  resolve: PlanResolver,
+): ArrowPlan | undefined {
+  if (family === 'Enum8' || family === 'Enum16' || family === 'Enum') return enumPlan(layout.type)
+  switch (layout.kind) {
+    case 'nullable':
+      return nullablePlan(resolve(layout.inner))
+    case 'list':
+      return listPlan(resolve(layout.element), family)
+    case 'struct':
+      return structPlan(
+        fieldNames(layout),
+        layout.fields.map((field) => resolve(field.layout)),
+        family,
+      )
+    case 'map':
+      return mapPlan(resolve(layout.key), resolve(layout.value))
+    case 'dictionary':
+      return lowCardinalityPlan(resolve(layout.keys), layout.nullable)
+    case 'union':
+      // Geometry's shapes overlap (a Ring is a LineString): it stays JSON text.
+      return family === 'Geometry' ? undefined : variantPlan(layout, resolve)
+    default:
+      return undefined
   }
 }

@@ -1,5 +1,29 @@
 import { type ColumnInput, canonicalTypeName, type TypeNode, typeArguments } from '@clickwire/protocol'
-import { type Data, type DataType, makeVector, Type } from 'apache-arrow'
+import type { Data, DataType, Vector } from 'apache-arrow'
+
+// No runtime import of apache-arrow: the caller's table brings its own (whatever its
+// version or copy), so an insert never loads ours. `Type` holds the ids apache-arrow's
+// enum gives (Arrow's Schema.fbs numbering, fixed by the format), and vectors are made
+// with the constructor of the caller's own column.
+const Type = {
+  Dictionary: -1,
+  Int: 2,
+  Float: 3,
+  Decimal: 7,
+  Date: 8,
+  Timestamp: 10,
+  List: 12,
+  Struct: 13,
+  FixedSizeList: 16,
+  Map: 17,
+  Duration: 18,
+  LargeList: 21,
+} as const
+
+/** Wraps one chunk in a Vector of the caller's apache-arrow; set by {@link arrowColumnValues}. */
+let makeVector: (data: Data) => Vector = () => {
+  throw new Error('arrowColumnValues sets makeVector before converting')
+}
 
 /**
  * Arrow columns turned into what the column encoders take, for `insert`. Numbers without
@@ -164,6 +188,11 @@ function concatChunks(parts: readonly ColumnInput[]): ColumnInput {
 }
 
 /** All values of an Arrow column (every chunk), converted for the ClickHouse `target` type. */
-export function arrowColumnValues(chunks: readonly Data[], target: TypeNode | undefined): ColumnInput {
-  return concatChunks(chunks.map((chunk) => chunkValues(chunk, target)))
+export function arrowColumnValues(
+  column: { readonly data: readonly Data[] },
+  target: TypeNode | undefined,
+): ColumnInput {
+  const VectorOfCaller = column.constructor as new (chunks: readonly Data[]) => Vector
+  makeVector = (data) => new VectorOfCaller([data])
+  return concatChunks(column.data.map((chunk) => chunkValues(chunk, target)))
 }

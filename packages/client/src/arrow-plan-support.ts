@@ -1,4 +1,10 @@
-import { type Column, ProtocolError, type TypeNode, typeToString } from '@clickwire/protocol'
+import {
+  type Column,
+  type ColumnLayout,
+  ProtocolError,
+  type TypeNode,
+  typeToString,
+} from '@clickwire/protocol'
 import type { Data, DataType } from 'apache-arrow'
 
 /**
@@ -13,8 +19,8 @@ export interface ArrowPlan {
   data(column: Column): Data
 }
 
-/** Makes the plan of a nested type (composite plans call it for their elements). */
-export type PlanResolver = (type: TypeNode) => ArrowPlan
+/** Makes the plan of a nested layout (composite plans call it for their elements). */
+export type PlanResolver = (layout: ColumnLayout) => ArrowPlan
 
 /** The error for a decoded column of an unexpected kind: a bug, never the user's. */
 export function mismatch(family: string, column: Column): ProtocolError {

@@ -1,16 +1,9 @@
 import {
-  BoolColumn,
   type Column,
-  DateColumn,
-  DateTime64Column,
-  DateTimeColumn,
-  DecimalColumn,
-  FixedStringColumn,
-  StringColumn,
-  Time64Column,
-  TimeColumn,
+  type ColumnLayout,
+  storageOf,
+  type TypedArray,
   type TypeNode,
-  WideIntegerColumn,
 } from '@clickwire/protocol'
 import {
   Binary,
@@ -53,10 +46,21 @@ import {
 } from './arrow-buffers.js'
 import { type ArrowPlan, jsonText, mismatch, numberArgument, stringArgument } from './arrow-plan-support.js'
 
-/** The typed array a fixed-width column decoded into (Int32Column.data, ...). */
-function typedData(column: Column, family: string): ArrayBufferView {
-  const data = (column as { data?: unknown }).data
-  if (!ArrayBuffer.isView(data)) throw mismatch(family, column)
+/** The typed array a fixed-width column is stored in (its `fixed` storage). */
+function typedData(column: Column, family: string): TypedArray {
+  const storage = storageOf(column, 'fixed')
+  if (!storage) throw mismatch(family, column)
+  return storage.data
+}
+
+/** {@link typedData}, checked to be of the class `kind` the plan was made for. */
+function typedDataOf<T extends TypedArray>(
+  column: Column,
+  family: string,
+  kind: abstract new (...args: never[]) => T,
+): T {
+  const data = typedData(column, family)
+  if (!(data instanceof kind)) throw mismatch(family, column)
   return data
 }
 
@@ -119,10 +123,9 @@ function decimalShape(type: TypeNode): { precision: number; scale: number } {
   }
 }
 
-/** The unscaled integer of wide-integer words as decimal text. */
-function wideIntegerTexts(column: WideIntegerColumn): string[] {
-  const { data, words, signed } = column
-  const rows = column.length
+/** Decimal text of integers of `words` little-endian 64-bit words each (Int128 ... UInt256). */
+function wideIntegerTexts(data: BigUint64Array, words: number, signed: boolean): string[] {
+  const rows = data.length / words
   const texts = new Array<string>(rows)
   for (let row = 0; row < rows; row++) {
     let value = 0n
@@ -132,8 +135,13 @@ function wideIntegerTexts(column: WideIntegerColumn): string[] {
   return texts
 }
 
-/** Plans of the types that hold one value per row (no nested columns), or undefined. */
-export function scalarPlan(type: TypeNode, family: string, timezone: string): ArrowPlan | undefined {
+/**
+ * Plans of the types that hold one value per row (no nested columns), or undefined. The
+ * family says what a value means (a Date32 and a Time are both Int32s); the layout its
+ * codec declares says where the bytes are.
+ */
+export function scalarPlan(layout: ColumnLayout, family: string, timezone: string): ArrowPlan | undefined {
+  const type = layout.type
   const numeric = numericTypes[family]
   if (numeric) return sharedBuffer(numeric(), family)
   // Interval*: the Int64 count of the unit, as ClickHouse stores it.
@@ -145,8 +153,9 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof BoolColumn)) throw mismatch(family, column)
-          return makeData({ type: arrowType, length: column.length, data: packBits(column.data) })
+          const storage = storageOf(column, 'boolean')
+          if (!storage) throw mismatch(family, column)
+          return makeData({ type: arrowType, length: column.length, data: packBits(storage.data) })
         },
       }
     }
@@ -156,22 +165,23 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof StringColumn)) throw mismatch(family, column)
-          const { data, offsets } = column.contiguous()
+          const storage = storageOf(column, 'bytes')
+          if (!storage) throw mismatch(family, column)
+          const { data, offsets } = storage.contiguous()
           return makeData({ type: arrowType, length: column.length, data, valueOffsets: offsets })
         },
       }
     }
     case 'FixedString': {
-      const size = numberArgument(type, 0) ?? 0
-      const arrowType = new FixedSizeBinary(size)
+      if (layout.kind !== 'fixed-bytes') return undefined
+      const arrowType = new FixedSizeBinary(layout.width)
       return {
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof FixedStringColumn)) throw mismatch(family, column)
-          const bytes = column.bytes.subarray(column.start, column.start + size * column.length)
-          return makeData({ type: arrowType, length: column.length, data: bytes })
+          const storage = storageOf(column, 'fixed-bytes')
+          if (!storage) throw mismatch(family, column)
+          return makeData({ type: arrowType, length: column.length, data: storage.data })
         },
       }
     }
@@ -182,8 +192,8 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof DateColumn)) throw mismatch(family, column)
-          return makeData({ type: arrowType, length: column.length, data: toInt32(column.data) })
+          const days = typedData(column, family) as Uint16Array | Int32Array
+          return makeData({ type: arrowType, length: column.length, data: toInt32(days) })
         },
       }
     }
@@ -194,11 +204,10 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof DateTimeColumn)) throw mismatch(family, column)
           return makeData({
             type: arrowType,
             length: column.length,
-            data: widenUnsigned32(column.data),
+            data: widenUnsigned32(typedDataOf(column, family, Uint32Array)),
           } as never)
         },
       }
@@ -211,8 +220,8 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof DateTime64Column)) throw mismatch(family, column)
-          const ticks = factor === 1n ? column.data : scaleTicks(column.data, factor)
+          const data = typedDataOf(column, family, BigInt64Array)
+          const ticks = factor === 1n ? data : scaleTicks(data, factor)
           return makeData({ type: arrowType, length: column.length, data: ticks } as never)
         },
       }
@@ -223,11 +232,10 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof TimeColumn)) throw mismatch(family, column)
           return makeData({
             type: arrowType,
             length: column.length,
-            data: widenSigned32(column.data),
+            data: widenSigned32(typedDataOf(column, family, Int32Array)),
           } as never)
         },
       }
@@ -239,8 +247,8 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof Time64Column)) throw mismatch(family, column)
-          const ticks = factor === 1n ? column.data : scaleTicks(column.data, factor)
+          const data = typedDataOf(column, family, BigInt64Array)
+          const ticks = factor === 1n ? data : scaleTicks(data, factor)
           return makeData({ type: arrowType, length: column.length, data: ticks } as never)
         },
       }
@@ -250,15 +258,16 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
     case 'Decimal64':
     case 'Decimal128':
     case 'Decimal256': {
+      if (layout.kind !== 'fixed') return undefined
       const { precision, scale } = decimalShape(type)
       const bitWidth = precision <= 38 ? 128 : 256
       const arrowType = new Decimal(scale, precision, bitWidth)
+      const width = layout.width
       return {
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof DecimalColumn)) throw mismatch(family, column)
-          const { data, width } = column
+          const data = typedData(column, family)
           const halves = new Int32Array(data.buffer, data.byteOffset, data.byteLength / 4)
           // 16 and 32 bytes are Arrow's own layout; 4 and 8 bytes are sign-extended once.
           const words = width * 8 === bitWidth ? halves : signExtendWords(halves, width / 4, bitWidth / 32)
@@ -271,13 +280,16 @@ export function scalarPlan(type: TypeNode, family: string, timezone: string): Ar
     case 'Int256':
     case 'UInt256': {
       // Arrow has no integer wider than 64 bits: exact decimal text.
+      if (layout.kind !== 'fixed') return undefined
       const arrowType = new Utf8()
+      const words = layout.width / 8
+      const signed = family.startsWith('Int')
       return {
         type: arrowType,
         nullable: false,
         data(column) {
-          if (!(column instanceof WideIntegerColumn)) throw mismatch(family, column)
-          return utf8Data(wideIntegerTexts(column), arrowType)
+          const data = typedDataOf(column, family, BigUint64Array)
+          return utf8Data(wideIntegerTexts(data, words, signed), arrowType)
         },
       }
     }

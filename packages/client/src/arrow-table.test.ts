@@ -12,6 +12,7 @@ import {
   parseType,
   rowObjects,
 } from '@clickwire/protocol'
+import { chdbBytes } from '@clickwire/testing'
 import {
   Bool,
   type DataType,
@@ -41,8 +42,7 @@ import {
   type Vector,
 } from 'apache-arrow'
 import { describe, expect, it } from 'vitest'
-import { chdbBytes } from '../../protocol/src/test-support/scalar-chdb-node.js'
-import { instantMs, referenceVector, typeSignature, vectorValues } from '../test/arrow-reference.js'
+import { instantMs, referenceVector, typeSignature, vectorValues } from '../test/support/arrow-reference.js'
 import { ArrowConverter } from './arrow-table.js'
 
 const context = { revision: 0, timezone: 'UTC', mapping: defaultValueMapping }

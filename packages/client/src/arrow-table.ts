@@ -1,4 +1,11 @@
-import { type ColumnMeta, canonicalTypeName, type NativeBlock, type TypeNode } from '@clickwire/protocol'
+import {
+  type ColumnLayout,
+  type ColumnMeta,
+  canonicalTypeName,
+  describeCodec,
+  type NativeBlock,
+  type TypeNode,
+} from '@clickwire/protocol'
 import { Field, makeData, RecordBatch, Schema, Struct, Table, Utf8 } from 'apache-arrow'
 import { utf8Data } from './arrow-buffers.js'
 import { compositePlan } from './arrow-composite-plans.js'
@@ -6,17 +13,18 @@ import { type ArrowPlan, jsonText } from './arrow-plan-support.js'
 import { scalarPlan } from './arrow-scalar-plans.js'
 
 /**
- * The Arrow plan of a ClickHouse type (see the README's Arrow table for the choices).
- * Types without an Arrow counterpart become Utf8 JSON text of their values.
+ * The Arrow plan of a ClickHouse type (see the README's Arrow table for the choices), made
+ * from the layout its codec declares. Types without an Arrow counterpart become Utf8 JSON
+ * text of their values.
  *
  * @param timezone the server's time zone, for DateTime columns that name none
  */
 export function arrowPlan(type: TypeNode, timezone: string): ArrowPlan {
-  const resolve = (node: TypeNode): ArrowPlan => {
-    const family = canonicalTypeName(node.name)
-    return scalarPlan(node, family, timezone) ?? compositePlan(node, family, resolve) ?? textPlan()
+  const resolve = (layout: ColumnLayout): ArrowPlan => {
+    const family = canonicalTypeName(layout.type.name)
+    return scalarPlan(layout, family, timezone) ?? compositePlan(layout, family, resolve) ?? textPlan()
   }
-  return resolve(type)
+  return resolve(describeCodec(type).layout)
 }
 
 function textPlan(): ArrowPlan {

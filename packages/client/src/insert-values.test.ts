@@ -113,7 +113,7 @@ describe('Arrow columns for insert', () => {
 
   it('keeps numbers without nulls as the typed array (no copy)', () => {
     const vector = vectorFromArray(new Int32Array([1, 2, 3]))
-    const values = arrowColumnValues(vector.data, type('Int32'))
+    const values = arrowColumnValues(vector, type('Int32'))
     expect(values).toBeInstanceOf(Int32Array)
     expect((values as Int32Array).buffer).toBe(vector.data[0]!.values.buffer)
   })
@@ -121,27 +121,27 @@ describe('Arrow columns for insert', () => {
   it('turns nulls, timestamps, decimals, dates, dictionaries, lists and structs into encoder inputs', () => {
     const decimal = makeBuilder({ type: new Decimal(2, 9, 128) })
     decimal.append(new Uint32Array([0xffffff85, 0xffffffff, 0xffffffff, 0xffffffff])) // -1.23
-    expect(arrowColumnValues(vectorFromArray([1, null], new Int32()).data, type('Nullable(Int32)'))).toEqual([
+    expect(arrowColumnValues(vectorFromArray([1, null], new Int32()), type('Nullable(Int32)'))).toEqual([
       1,
       null,
     ])
-    expect(arrowColumnValues(decimal.finish().toVector().data, type('Decimal(9, 2)'))).toEqual(['-1.23'])
+    expect(arrowColumnValues(decimal.finish().toVector(), type('Decimal(9, 2)'))).toEqual(['-1.23'])
     const day = vectorFromArray([Date.parse('2020-02-29')], new DateDay())
-    expect(arrowColumnValues(day.data, type('Date'))).toEqual([new Date('2020-02-29T00:00:00Z')])
+    expect(arrowColumnValues(day, type('Date'))).toEqual([new Date('2020-02-29T00:00:00Z')])
     const dictionary = vectorFromArray(['a', 'b', 'a'], new Dictionary(new Utf8(), new Int32()))
-    expect(arrowColumnValues(dictionary.data, type('LowCardinality(String)'))).toEqual(['a', 'b', 'a'])
+    expect(arrowColumnValues(dictionary, type('LowCardinality(String)'))).toEqual(['a', 'b', 'a'])
     const list = vectorFromArray([[1, 2], []], new List(new Field('item', new Int32(), false)))
-    expect(arrowColumnValues(list.data, type('Array(Int32)'))).toEqual([[1, 2], []])
+    expect(arrowColumnValues(list, type('Array(Int32)'))).toEqual([[1, 2], []])
     const struct = vectorFromArray(
       [{ a: 1, b: 'x' }],
       new Struct([new Field('a', new Int32(), false), new Field('b', new Utf8(), false)]),
     )
-    expect(arrowColumnValues(struct.data, type('Tuple(a Int32, b String)'))).toEqual([[1, 'x']])
+    expect(arrowColumnValues(struct, type('Tuple(a Int32, b String)'))).toEqual([[1, 'x']])
   })
 
   it('sends sub-millisecond timestamps as exact seconds text', () => {
     const vector = vectorFromArray([0], new TimestampNanosecond('UTC'))
     ;(vector.data[0]!.values as BigInt64Array)[0] = -1_500_000_001n
-    expect(arrowColumnValues(vector.data, type('DateTime64(9)'))).toEqual(['-1.500000001'])
+    expect(arrowColumnValues(vector, type('DateTime64(9)'))).toEqual(['-1.500000001'])
   })
 })

@@ -2,10 +2,9 @@ import {
   type ColumnInput,
   type ColumnMeta,
   ColumnParts,
-  canonicalTypeName,
+  describeCodec,
   type InsertBatch,
-  type TypeNode,
-  typeArguments,
+  type InsertShape,
   UsageError,
 } from '@clickwire/protocol'
 import type { Data } from 'apache-arrow'
@@ -147,7 +146,7 @@ function arrowChunk(table: ArrowLike): Chunk {
     if (!values) {
       const vector = table.getChild(column.name)
       if (!vector) throw new UsageError(`the Arrow table has no column ${JSON.stringify(column.name)}`)
-      values = arrowColumnValues(vector.data, column.typeNode)
+      values = arrowColumnValues(vector, column.typeNode)
       cache.set(column.name, values)
     }
     return values
@@ -181,41 +180,17 @@ export interface InsertSource {
   close(): Promise<void>
 }
 
-/** Families whose one value is itself an array (so an object of arrays may be one row). */
-const arrayValued = new Set([
-  'Array',
-  'Nested',
-  'Tuple',
-  'Point',
-  'Ring',
-  'LineString',
-  'Polygon',
-  'MultiLineString',
-  'MultiPolygon',
-])
-/** Families whose one value may be a Uint8Array (bytes). */
-const byteValued = new Set(['String', 'FixedString', 'AggregateFunction'])
-
-function familyOf(type: TypeNode): string {
-  const family = canonicalTypeName(type.name)
-  if (family === 'Nullable' || family === 'LowCardinality' || family === 'SimpleAggregateFunction') {
-    const inner = typeArguments(type)
-    return familyOf(inner[inner.length - 1] ?? type)
-  }
-  return family
-}
-
 /**
  * Whether an object whose values are all arrays is one row (rather than a chunk of
  * columns): only when each of its columns can take an array as one value (Array, Tuple,
- * ...; or bytes for String). A column of plain numbers or text settles it as columns.
+ * ...; or bytes for String), as its codec's insert shape says. A column of plain numbers
+ * or text settles it as columns.
  */
-function isOneRow(item: ColumnValues, header: ReadonlyMap<string, ColumnMeta>): boolean {
+function isOneRow(item: ColumnValues, shapes: ReadonlyMap<string, InsertShape>): boolean {
   for (const [name, value] of Object.entries(item)) {
-    const column = header.get(name)
-    if (!column) continue
-    const family = familyOf(column.typeNode)
-    const fits = arrayValued.has(family) || (value instanceof Uint8Array && byteValued.has(family))
+    const shape = shapes.get(name)
+    if (!shape) continue
+    const fits = shape === 'array' || (value instanceof Uint8Array && shape === 'bytes')
     if (!fits) return false
   }
   return true
@@ -230,10 +205,10 @@ async function* iterableChunks(
   header: readonly ColumnMeta[],
   blockRows: number,
 ): AsyncGenerator<Chunk> {
-  const byName = new Map(header.map((column) => [column.name, column]))
+  const shapes = new Map(header.map((column) => [column.name, describeCodec(column.typeNode).insertShape]))
   let pending: Record<string, unknown>[] = []
   for await (const item of items) {
-    const chunk = isColumnValues(item) && isOneRow(item, byName) ? undefined : chunkOf(item)
+    const chunk = isColumnValues(item) && isOneRow(item, shapes) ? undefined : chunkOf(item)
     if (chunk) {
       if (pending.length) {
         yield rowObjectsChunk(pending)

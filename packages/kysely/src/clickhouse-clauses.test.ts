@@ -1,6 +1,7 @@
 import { UsageError } from '@clickwire/client'
 import { CamelCasePlugin, Kysely, sql, WithSchemaPlugin } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { compileDb, type DB, modern, unusedClient } from '../test/support/compile-fixtures.js'
 import { ClickHouseDialect } from './clickhouse-dialect.js'
 import {
   arrayJoin,
@@ -15,7 +16,6 @@ import {
   settings,
   withTotals,
 } from './index.js'
-import { compileDb, type DB, modern, unusedClient } from './test-fixtures.js'
 
 const db = compileDb()
 

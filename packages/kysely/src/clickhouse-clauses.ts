@@ -1,4 +1,5 @@
 import { UsageError } from '@clickwire/client'
+import { quoteSqlString } from '@clickwire/protocol'
 import {
   type ComparisonOperatorExpression,
   type Expression,
@@ -14,7 +15,6 @@ import {
   sql,
 } from 'kysely'
 import { type ClauseData, clauseExpression } from './clause-node.js'
-import { quoteStringLiteral } from './sql-literals.js'
 
 /*
  * ClickHouse clauses as Kysely helpers for `$call`. Each returns a function of the builder,
@@ -295,7 +295,7 @@ function settingLiteral(name: string, value: unknown): string {
     case 'boolean':
       return value ? '1' : '0'
     case 'string':
-      return quoteStringLiteral(value)
+      return quoteSqlString(value)
   }
   throw new UsageError(`setting ${name} takes a string, a finite number or a boolean, got ${String(value)}`)
 }

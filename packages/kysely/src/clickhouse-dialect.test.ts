@@ -1,10 +1,10 @@
 import { type Client, UsageError } from '@clickwire/client'
 import { Kysely } from 'kysely'
 import { describe, expect, it, vi } from 'vitest'
+import { type DB, unusedClient } from '../test/support/compile-fixtures.js'
 import { ClickHouseAdapter } from './clickhouse-adapter.js'
 import { ClickHouseDialect } from './clickhouse-dialect.js'
 import { noTransactionsMessage } from './clickhouse-driver.js'
-import { type DB, unusedClient } from './test-fixtures.js'
 
 function closableClient() {
   const close = vi.fn(async () => {})

@@ -1,7 +1,8 @@
 import { UsageError } from '@clickwire/client'
+import { typedValue } from '@clickwire/protocol'
 import { type Kysely, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { compileDb, type DB, modern } from './test-fixtures.js'
+import { compileDb, type DB, modern } from '../test/support/compile-fixtures.js'
 import { typed } from './typed-value.js'
 
 /** The compiled SQL and parameters of a builder. */
@@ -71,6 +72,24 @@ describe('values become typed placeholders', () => {
         ' and `name` = {p2:String} and `created` > {p3:Date} and (id, name) in ({p4:Tuple(UInt32, String)})',
       parameters: [['a', 'b'], [1, 2.5, null], new Uint8Array([0, 255]), '2024-05-01', [1, 'x']],
     })
+  })
+
+  it("takes the protocol's typedValue(type, value) as typed(value, type) makes it", () => {
+    const query = (value: unknown) =>
+      compiled(
+        old
+          .selectFrom('users')
+          .select('id')
+          .where('id', '=', sql.val(value as number)),
+      )
+    expect(query(typedValue('UInt8', 7))).toEqual(query(typed(7, 'UInt8')))
+    expect(query(typedValue('UInt8', 7))).toEqual({
+      sql: 'select `id` from `users` where `id` = {p0:UInt8}',
+      parameters: [7],
+    })
+    expect(() => query(typedValue('UInt8} OR 1 = {x:UInt8', 7))).toThrow(
+      new UsageError('not a ClickHouse type for a parameter: "UInt8} OR 1 = {x:UInt8"'),
+    )
   })
 
   it('lists IN values one placeholder each', () => {

@@ -1,4 +1,5 @@
 import { UsageError } from '@clickwire/client'
+import { quoteSqlIdentifier, quoteSqlString, TypedValue } from '@clickwire/protocol'
 import {
   type AliasNode,
   type AlterColumnNode,
@@ -35,9 +36,8 @@ import {
 import { type ClauseMarker, splitClauses } from './clause-node.js'
 import { columnarInsert } from './columnar-insert.js'
 import { clickHouseDataType } from './data-type-mapping.js'
-import { inferredType, TypedValue } from './parameter-types.js'
+import { commonType, inferredType, placeholderType } from './parameter-types.js'
 import { currentServerProfile, type ServerProfile } from './server-profile.js'
-import { escapeIdentifier, quoteStringLiteral } from './sql-literals.js'
 
 /** How `deleteFrom` compiles: by server version, or always one form. */
 export type DeleteStatement = 'auto' | 'lightweight' | 'mutation'
@@ -151,7 +151,7 @@ function parameterValue(item: unknown): unknown {
 
 /** A value with the column's common type, unless it carries its own. */
 function withType(value: unknown, type: string | undefined): unknown {
-  return type === undefined || TypedValue.isInstance(value) ? value : new TypedValue(value, type)
+  return type === undefined || value instanceof TypedValue ? value : new TypedValue(type, value)
 }
 
 function unsupported(what: string, why: string): never {
@@ -243,19 +243,20 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     return '`'
   }
 
+  // Kysely writes the quotes itself: these give what goes between them.
   protected override sanitizeIdentifier(identifier: string): string {
-    return escapeIdentifier(identifier)
+    return quoteSqlIdentifier(identifier).slice(1, -1)
   }
 
   protected override sanitizeStringLiteral(value: string): string {
-    return quoteStringLiteral(value).slice(1, -1)
+    return quoteSqlString(value).slice(1, -1)
   }
 
   protected override appendValue(value: unknown): void {
     let type: string
     let parameter = value
-    if (TypedValue.isInstance(value)) {
-      type = value.type
+    if (value instanceof TypedValue) {
+      type = placeholderType(value.type)
       parameter = value.value
     } else {
       type = inferredType(value, this.#profile.parameterTypes)
@@ -661,15 +662,14 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
           ? (row as PrimitiveValueListNode).values
           : (row as ValueListNode).values.map(parameterValue)
       items.forEach((value, position) => {
-        if (value !== noValue && !TypedValue.isInstance(value)) (columns[position] ??= []).push(value)
+        if (value !== noValue && !(value instanceof TypedValue)) (columns[position] ??= []).push(value)
       })
     }
     const names = (this.parentNode as InsertQueryNode | undefined)?.columns
     return Array.from(columns, (values, position) => {
       if (!values) return undefined
       try {
-        // The element type of the column's values taken as one array: Array(<type>).
-        return inferredType(values, this.#profile.parameterTypes).slice('Array('.length, -1)
+        return commonType(values, this.#profile.parameterTypes)
       } catch (error) {
         const name = names?.[position]?.column.name ?? `#${position + 1}`
         throw new UsageError(

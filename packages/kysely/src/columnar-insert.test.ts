@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { compileDb } from '../test/support/compile-fixtures.js'
 import { settings } from './clickhouse-clauses.js'
 import { columnarInsert } from './columnar-insert.js'
-import { compileDb } from './test-fixtures.js'
 import { typed } from './typed-value.js'
 
 const db = compileDb()

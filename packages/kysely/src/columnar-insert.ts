@@ -1,7 +1,6 @@
+import { quoteQualifiedName, TypedValue } from '@clickwire/protocol'
 import type { OperationNode, RootOperationNode } from 'kysely'
 import { splitClauses } from './clause-node.js'
-import { TypedValue } from './parameter-types.js'
-import { quoteIdentifier } from './sql-literals.js'
 
 /** One columnar insert: rows that name the same columns, as one array of values per column. */
 export interface ColumnarBatch {
@@ -42,7 +41,7 @@ function plainValue(item: OperationNode): unknown {
   }
   if (item.kind !== 'ValueNode') return undefined
   const { value } = item as unknown as { value: unknown }
-  return TypedValue.isInstance(value) ? value.value : value
+  return value instanceof TypedValue ? value.value : value
 }
 
 /** The parts of Kysely's InsertQueryNode read here. */
@@ -109,7 +108,7 @@ function layOut(node: RootOperationNode): ColumnarInsert | undefined {
   for (const row of values.values ?? []) {
     let cells: unknown[]
     if (row.kind === 'PrimitiveValueListNode') {
-      cells = row.values.map((value) => (TypedValue.isInstance(value) ? value.value : value))
+      cells = row.values.map((value) => (value instanceof TypedValue ? value.value : value))
     } else if (row.kind === 'ValueListNode') {
       cells = []
       for (const item of row.values as readonly OperationNode[]) {
@@ -148,7 +147,7 @@ function layOut(node: RootOperationNode): ColumnarInsert | undefined {
     for (const [name, , value] of data.settings) settings[name] = value
   }
   const schema = into.table.schema?.name
-  const table =
-    (schema === undefined ? '' : `${quoteIdentifier(schema)}.`) + quoteIdentifier(into.table.identifier.name)
+  const name = into.table.identifier.name
+  const table = quoteQualifiedName(schema === undefined ? [name] : [schema, name])
   return { table, batches, settings }
 }

@@ -1,5 +1,6 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import { describe, expectTypeOf, it } from 'vitest'
+import { compileDb, type DB } from '../test/support/compile-fixtures.js'
 import {
   arrayJoin,
   type ClickHouseQueryResult,
@@ -15,10 +16,9 @@ import {
   typed,
   withTotals,
 } from './index.js'
-import { compileDb, type DB } from './test-fixtures.js'
 
 /*
- * Type-level tests against the hand-written DB of test-fixtures.ts (the shape clickwire-codegen
+ * Type-level tests against the hand-written DB of compile-fixtures.ts (the shape clickwire-codegen
  * generates). They run as ordinary tests too, so a regression shows in both tsc and vitest.
  */
 

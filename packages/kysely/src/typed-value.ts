@@ -1,10 +1,15 @@
+import { TypedValue } from '@clickwire/protocol'
 import { type RawBuilder, sql } from 'kysely'
-import { TypedValue } from './parameter-types.js'
+import { placeholderType } from './parameter-types.js'
 
 /**
  * A value sent with an explicit ClickHouse type instead of the inferred one: the compiler
  * writes `{pN:<type>}`. For tuples (never inferred), narrow integer types, Dates as `Date`,
  * Decimals, and anything whose JS value does not say its ClickHouse type.
+ *
+ * The value first, like Kysely's own `sql.val(value)` and the client's `sql.typed(value,
+ * type)`. It makes the protocol's {@link TypedValue} (what `typedValue(type, value)` makes,
+ * type first, for Dynamic and Variant columns), and the compiler takes those too.
  *
  * @example
  * ```ts
@@ -14,5 +19,5 @@ import { TypedValue } from './parameter-types.js'
  * ```
  */
 export function typed<T>(value: T, type: string): RawBuilder<T> {
-  return sql.val(new TypedValue(value, type) as unknown as T)
+  return sql.val(new TypedValue(placeholderType(type), value) as unknown as T)
 }

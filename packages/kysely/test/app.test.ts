@@ -9,8 +9,8 @@ import {
   withSignal,
   withTotals,
 } from '../src/index.js'
-import { type AppDB, appDatabase, users } from './app-schema.js'
-import { kyselyFor, server, transports } from './transports.js'
+import { type AppDB, appDatabase, users } from './support/app-schema.js'
+import { kyselyFor, server, transports } from './support/transports.js'
 
 const modern = server.generation === 'modern'
 

@@ -15,8 +15,8 @@ import {
   settings,
   withTotals,
 } from '../src/index.js'
-import { type AppDB, appDatabase } from './app-schema.js'
-import { server, transports } from './transports.js'
+import { type AppDB, appDatabase } from './support/app-schema.js'
+import { server, transports } from './support/transports.js'
 
 /*
  * Every ClickHouse clause against the live server (18.16 here): the compiled SQL is asserted

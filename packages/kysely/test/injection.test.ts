@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { typed } from '../src/index.js'
-import { kyselyFor, transports } from './transports.js'
+import { kyselyFor, transports } from './support/transports.js'
 
 /*
  * Hostile text as values and as names must arrive unchanged: values travel as typed

@@ -3,7 +3,7 @@ import { TimeoutError } from '@clickwire/client'
 import { type Kysely, type Migration, type MigrationResultSet, Migrator, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClickHouseTableMetadata } from '../src/index.js'
-import { kyselyFor, type TransportName, transports } from './transports.js'
+import { kyselyFor, type TransportName, transports } from './support/transports.js'
 
 /** The app's migrations: DDL and a data change (a mutation) with their way back. */
 const migrations: Record<string, Migration> = {

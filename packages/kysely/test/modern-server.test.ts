@@ -15,7 +15,7 @@ import {
   settings,
   withTotals,
 } from '../src/index.js'
-import { compileDb, type DB, modern } from '../src/test-fixtures.js'
+import { compileDb, type DB, modern } from './support/compile-fixtures.js'
 
 /*
  * The forms only newer servers have (lightweight DELETE, WITH name AS (subquery), Bool and

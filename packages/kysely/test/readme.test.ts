@@ -2,7 +2,7 @@ import { createClient } from '@clickwire/client'
 import { Kysely, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { arrayJoin, ClickHouseDialect, final, prewhere } from '../src/index.js'
-import { transports, urlFor } from './transports.js'
+import { transports, urlFor } from './support/transports.js'
 
 /** The README's opening example, as written there (only the URL and database differ). */
 describe.each(transports)('README example over %s', (transport) => {

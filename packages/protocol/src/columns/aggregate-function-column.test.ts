@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 import { UsageError } from '../errors/usage-error.js'
-import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
 import type { AggregateFunctionColumn } from './aggregate-function-column.js'
 
 const hash16 = '4809cb4528e00621cf626be9fa14e2bf'

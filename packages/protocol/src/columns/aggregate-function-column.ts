@@ -3,7 +3,8 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import { type TypeNode, typeToString } from '../types/type-node.js'
 import { aggregateStateReader, type StateReader, short } from './aggregate-state-extent.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { valueError } from './fixed-width.js'
 
 /**
@@ -34,6 +35,20 @@ export class AggregateFunctionColumn implements Column<Uint8Array> {
     for (let row = 0; row < rows; row++) states[row] = this.get(row)
     return states
   }
+
+  storage(): ColumnStorage {
+    return {
+      kind: 'bytes',
+      contiguous: () => {
+        // The states lie back to back already: one view, and the bounds shifted to start at 0.
+        const rows = this.length
+        const first = rows > 0 ? this.bounds[0]! : 0
+        const offsets = new Int32Array(rows + 1)
+        for (let row = 1; row <= rows; row++) offsets[row] = this.bounds[row]! - first
+        return { data: this.bytes.subarray(first, first + offsets[rows]!), offsets }
+      },
+    }
+  }
 }
 
 /**
@@ -50,6 +65,13 @@ export function aggregateFunctionCodec(type: TypeNode): ColumnCodec<Uint8Array> 
   const typeName = typeToString(type)
   return {
     type,
+    layout: { kind: 'bytes', type, prefixed: false },
+    insertShape: 'bytes',
+    tsType(unsupported?: string[]): string {
+      if (reader) return 'Uint8Array'
+      unsupported?.push(found as string)
+      return 'unknown'
+    },
     decodePrefix(): void {},
     decode(input: ByteReader, rows: number): AggregateFunctionColumn {
       const bounds = new Int32Array(rows + 1)

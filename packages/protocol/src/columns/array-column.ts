@@ -1,7 +1,9 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
+import { arrayOf } from '../types/ts-type-text.js'
 import { innerType, type TypeNode } from '../types/type-node.js'
-import type { CodecContext, CodecResolver, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, CodecResolver, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { hasElements, PlanCache, readOffsets, shapeError, sliceValues } from './composite-support.js'
 
 /**
@@ -40,6 +42,10 @@ export class ArrayTypeColumn<Value = unknown> implements Column<Value[]> {
     for (let row = 0; row < rows; row++) out[row] = sliceValues(inner, bounds[row]!, bounds[row + 1]!)
     this.cache = out
     return out
+  }
+
+  storage(): ColumnStorage {
+    return { kind: 'list', offsets: this.bounds, inner: this.inner }
   }
 }
 
@@ -86,6 +92,9 @@ export function arrayCodecOf(type: TypeNode, inner: ColumnCodec): ColumnCodec<un
   const plans = new PlanCache<ArrayPlan>((input) => flattenArrays(typeName, input))
   return {
     type,
+    layout: { kind: 'list', type, element: inner.layout },
+    insertShape: 'array',
+    tsType: (unsupported) => arrayOf(inner.tsType(unsupported)),
     decodePrefix(reader: ByteReader): void {
       inner.decodePrefix(reader)
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn, hex } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, encodeColumn, hex } from '../../test/support/codec-checks.js'
 import type { BFloat16Column } from './bfloat16-column.js'
 
 describe('BFloat16', () => {

@@ -1,7 +1,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes, toFloat, writeTypedArray } from './fixed-width.js'
 
 /**
@@ -32,6 +33,11 @@ export class BFloat16Column implements Column<number> {
     this.cache = new Float32Array(wide.buffer)
     return this.cache
   }
+
+  /** The raw 16-bit patterns: Arrow has no BFloat16, so consumers widen them as `values` does. */
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.bits }
+  }
 }
 
 /**
@@ -42,6 +48,9 @@ export class BFloat16Column implements Column<number> {
 export function bfloat16Codec(type: TypeNode): ColumnCodec<number> {
   return {
     type,
+    layout: { kind: 'fixed', type, width: 2, array: 'Uint16' },
+    insertShape: 'scalar',
+    tsType: () => 'number',
     fixedWidth: 2,
     concatenable: true,
     decodePrefix(): void {},

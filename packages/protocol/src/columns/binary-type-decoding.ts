@@ -1,6 +1,9 @@
 import { ProtocolError } from '../errors/protocol-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
-import { quoteTypeIdentifier, quoteTypeString } from '../types/type-node.js'
+import { quoteSqlIdentifierIfNeeded, quoteSqlString } from '../sql/sql-quoting.js'
+
+/** The names are the server's text exactly: its escapes (see SqlEscapes). */
+const asServer = { escapes: 'server' } as const
 
 /**
  * ClickHouse's binary encoding of data types (DataTypesBinaryEncoding.cpp): one code byte,
@@ -73,12 +76,12 @@ export function readBinaryType(reader: ByteReader, depth = 0): string {
   const inner = () => readBinaryType(reader, depth + 1)
   switch (code) {
     case 0x12:
-      return `DateTime(${quoteTypeString(reader.string())})`
+      return `DateTime(${quoteSqlString(reader.string(), asServer)})`
     case 0x13:
       return `DateTime64(${reader.u8()})`
     case 0x14: {
       const scale = reader.u8()
-      return `DateTime64(${scale}, ${quoteTypeString(reader.string())})`
+      return `DateTime64(${scale}, ${quoteSqlString(reader.string(), asServer)})`
     }
     // Time64 is 0x34 (0x33 is not a type code): checked against 26.7's RowBinaryWithNamesAndTypes.
     case 0x34:
@@ -96,7 +99,7 @@ export function readBinaryType(reader: ByteReader, depth = 0): string {
       for (let i = 0; i < size && !reader.short; i++) {
         const element = reader.string()
         const value = code === 0x17 ? reader.i8() : reader.i16()
-        elements.push(`${quoteTypeString(element)} = ${value}`)
+        elements.push(`${quoteSqlString(element, asServer)} = ${value}`)
       }
       return `Enum${code === 0x17 ? 8 : 16}(${elements.join(', ')})`
     }
@@ -115,7 +118,7 @@ export function readBinaryType(reader: ByteReader, depth = 0): string {
       const size = count(reader, 'tuple elements')
       const elements: string[] = []
       for (let i = 0; i < size && !reader.short; i++) {
-        const element = code === 0x1f ? '' : `${quoteTypeIdentifier(reader.string())} `
+        const element = code === 0x1f ? '' : `${quoteSqlIdentifierIfNeeded(reader.string())} `
         elements.push(element + inner())
       }
       return `${code === 0x2f ? 'Nested' : 'Tuple'}(${elements.join(', ')})`
@@ -162,13 +165,13 @@ function readJsonType(reader: ByteReader, depth: number): string {
   const typed = count(reader, 'typed paths')
   for (let i = 0; i < typed && !reader.short; i++) {
     const path = reader.string()
-    parts.push(`${quoteTypeIdentifier(path)} ${readBinaryType(reader, depth + 1)}`)
+    parts.push(`${quoteSqlIdentifierIfNeeded(path)} ${readBinaryType(reader, depth + 1)}`)
   }
   const skipped = count(reader, 'skipped paths')
   for (let i = 0; i < skipped && !reader.short; i++)
-    parts.push(`SKIP ${quoteTypeIdentifier(reader.string())}`)
+    parts.push(`SKIP ${quoteSqlIdentifierIfNeeded(reader.string())}`)
   const patterns = count(reader, 'skipped patterns')
   for (let i = 0; i < patterns && !reader.short; i++)
-    parts.push(`SKIP REGEXP ${quoteTypeString(reader.string())}`)
+    parts.push(`SKIP REGEXP ${quoteSqlString(reader.string(), asServer)}`)
   return parts.length === 0 ? 'JSON' : `JSON(${parts.join(', ')})`
 }

@@ -1,7 +1,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { valueError } from './fixed-width.js'
 
 /** A decoded Bool column: one byte per row as received; any nonzero byte is true. */
@@ -25,6 +26,10 @@ export class BoolColumn implements Column<boolean> {
     for (let row = 0; row < rows; row++) out[row] = this.data[row] !== 0
     return out
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'boolean', data: this.data }
+  }
 }
 
 /**
@@ -34,6 +39,9 @@ export class BoolColumn implements Column<boolean> {
 export function boolCodec(type: TypeNode): ColumnCodec<boolean> {
   return {
     type,
+    layout: { kind: 'boolean', type },
+    insertShape: 'scalar',
+    tsType: () => 'boolean',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): BoolColumn {
       return new BoolColumn(type, reader.take(rows))

@@ -1,15 +1,27 @@
 import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import { canonicalTypeName } from '../types/type-aliases.js'
-import type { TypeNode } from '../types/type-node.js'
-import type { CodecContext, CodecFactory, ColumnCodec } from './column-codec.js'
+import { type TypeNode, typeToString } from '../types/type-node.js'
+import { defaultValueMapping, type ValueMapping } from '../types/value-mapping.js'
+import type { CodecContext, CodecFamily, ColumnCodec } from './column-codec.js'
+import { fixedRowWidth } from './column-layout.js'
 import { compositeCodecs } from './composite-codecs.js'
 import { replicatedCodecOf } from './replicated-column.js'
 import { scalarCodecs } from './scalar-codecs.js'
 import { infoParts, SerializationKind, type SerializationKinds } from './serialization-kinds.js'
-import { sparseCodecOf, valueWidth } from './sparse-column.js'
+import { sparseCodecOf } from './sparse-column.js'
 
-const factories: ReadonlyMap<string, CodecFactory> = new Map([...scalarCodecs, ...compositeCodecs])
+/** Every family clickwire has a codec for, by canonical name, in the order the docs list them. */
+export const codecFamilies: readonly CodecFamily[] = [...scalarCodecs, ...compositeCodecs]
+
+const families: ReadonlyMap<string, CodecFamily> = new Map(
+  codecFamilies.map((family) => [family.name, family]),
+)
+
+/** The registry entry of a family name (aliases resolved), or undefined. */
+export function codecFamily(name: string): CodecFamily | undefined {
+  return families.get(canonicalTypeName(name))
+}
 
 /** Binds each node of a type tree to the kinds the server announced for it. */
 function assignKinds(
@@ -33,7 +45,7 @@ function withStack(dense: ColumnCodec, kinds: SerializationKinds): ColumnCodec {
     const kind = kinds.stack[i]
     if (kind === SerializationKind.sparse) codec = sparseCodecOf(codec)
     else if (kind === SerializationKind.replicated)
-      codec = replicatedCodecOf(dense, codec, codec === dense ? valueWidth(dense.type) : undefined)
+      codec = replicatedCodecOf(dense, codec, codec === dense ? fixedRowWidth(dense.layout) : undefined)
     else if (kind !== SerializationKind.default)
       throw new ProtocolError(`serialization kind ${kind} of ${dense.type.name} is not supported`)
   }
@@ -52,9 +64,9 @@ export function codecFor(type: TypeNode, context: CodecContext, kinds?: Serializ
   if (kinds) assignKinds(type, kinds, assigned)
   const resolve = (inner: TypeNode): ColumnCodec => {
     const name = canonicalTypeName(inner.name)
-    const factory = factories.get(name)
-    if (!factory) throw new UsageError(`no codec for ClickHouse type ${inner.name}`)
-    const codec = factory(name === inner.name ? inner : { ...inner, name }, context, resolve)
+    const family = families.get(name)
+    if (!family) throw new UsageError(`no codec for ClickHouse type ${inner.name}`)
+    const codec = family.create(name === inner.name ? inner : { ...inner, name }, context, resolve)
     const own = assigned.get(inner)
     return own ? withStack(codec, own) : codec
   }
@@ -63,5 +75,49 @@ export function codecFor(type: TypeNode, context: CodecContext, kinds?: Serializ
 
 /** True if clickwire has a codec for this family name (after aliases). */
 export function hasCodec(name: string): boolean {
-  return factories.has(canonicalTypeName(name))
+  return families.has(canonicalTypeName(name))
+}
+
+/**
+ * The codec of `type` made to read what it declares (TypeScript type, layout, insert shape)
+ * rather than to decode, under `mapping`. A part clickwire has no codec for, or whose
+ * arguments its codec refuses, becomes a stand-in: `values` layout, TypeScript type
+ * `unknown`, and the reason added to `tsType`'s `unsupported`; the rest of the type is
+ * still described.
+ */
+export function describeCodec(type: TypeNode, mapping: ValueMapping = defaultValueMapping): ColumnCodec {
+  // Declarations depend on the mapping only; a zone is needed to make DateTime codecs.
+  const context: CodecContext = { revision: 0, timezone: 'UTC', mapping }
+  const resolve = (inner: TypeNode): ColumnCodec => {
+    const name = canonicalTypeName(inner.name)
+    const family = families.get(name)
+    const unsupported = `ClickHouse type ${typeToString(inner)} is not supported by clickwire`
+    if (!family) return standIn(inner, unsupported)
+    try {
+      return family.create(name === inner.name ? inner : { ...inner, name }, context, resolve)
+    } catch (error) {
+      return standIn(inner, `${unsupported}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  return resolve(type)
+}
+
+/** A codec that only describes: for a type clickwire cannot read, saying why. */
+function standIn(type: TypeNode, reason: string): ColumnCodec {
+  const refuse = (): never => {
+    throw new UsageError(reason)
+  }
+  return {
+    type,
+    layout: { kind: 'values', type },
+    insertShape: 'scalar',
+    tsType(unsupported?: string[]): string {
+      unsupported?.push(reason)
+      return 'unknown'
+    },
+    decodePrefix: refuse,
+    decode: refuse,
+    encodePrefix: refuse,
+    encode: refuse,
+  }
 }

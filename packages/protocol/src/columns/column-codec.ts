@@ -2,26 +2,20 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { ValueMapping } from '../types/value-mapping.js'
+import type { Column, ColumnLayout, ColumnStorage } from './column-layout.js'
 
-/**
- * One decoded column of a block. The storage stays columnar (typed arrays, offsets into
- * the received bytes); JS values are made only when asked for, by row or all at once.
- */
-export interface Column<Value = unknown> {
-  readonly type: TypeNode
-  /** Number of rows. */
-  readonly length: number
-  /** The JS value of one row, with the value mapping applied. */
-  get(row: number): Value
-  /**
-   * All rows at once: a typed array for fixed-width numbers where the mapping keeps them
-   * numeric (a view of the received bytes when aligned), otherwise a JS array.
-   */
-  values(): ArrayLike<Value>
-}
+export type { Column } from './column-layout.js'
 
 /** What an encoder accepts for one column: one JS value per row, or a typed array. */
 export type ColumnInput = ArrayLike<unknown>
+
+/**
+ * What one row's value of a column may be, as far as an insert needs to tell one row from a
+ * chunk of columns (an item whose values are all arrays could be either): `array` when a JS
+ * array is one value (Array, Tuple, Nested, the geo types, QBit), `bytes` when a Uint8Array
+ * is one value (String, FixedString, IPv6, AggregateFunction), `scalar` for anything else.
+ */
+export type InsertShape = 'array' | 'bytes' | 'scalar'
 
 /** What a codec needs to know beyond the bytes. */
 export interface CodecContext {
@@ -46,6 +40,16 @@ export interface CodecContext {
  */
 export interface ColumnCodec<Value = unknown> {
   readonly type: TypeNode
+  /** How the columns `decode` returns lie in memory (what Arrow building reads). */
+  readonly layout: ColumnLayout
+  /** What one value may be on insert, beyond what `encode` converts (see {@link InsertShape}). */
+  readonly insertShape: InsertShape
+  /**
+   * The TypeScript type of the values `decode` returns under the codec's value mapping, e.g.
+   * `string | null`, `Map<string, bigint[]>` (codegen prints it). A part clickwire cannot
+   * read is `unknown`, and says why in `unsupported`.
+   */
+  tsType(unsupported?: string[]): string
   /**
    * Set by codecs whose column is nothing but `rows` values of this many bytes, read by one
    * fixedWidthBytes call (a block may then move an unaligned last column in place: see
@@ -73,6 +77,14 @@ export type CodecFactory = (type: TypeNode, context: CodecContext, codecFor: Cod
 
 export type CodecResolver = (type: TypeNode) => ColumnCodec
 
+/** A family of the codec registry: its canonical name, its factory, and what its values are in JS. */
+export interface CodecFamily {
+  readonly name: string
+  readonly create: CodecFactory
+  /** What a value of the family becomes in JS, in words (the README's mapping table). */
+  readonly runtime: string
+}
+
 /** A column whose values were computed up front (composites build these). */
 export class ArrayColumn<Value> implements Column<Value> {
   constructor(
@@ -87,6 +99,9 @@ export class ArrayColumn<Value> implements Column<Value> {
   }
   values(): ArrayLike<Value> {
     return this.items
+  }
+  storage(): ColumnStorage {
+    return { kind: 'values' }
   }
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { context } from '../../test/support/codec-checks.js'
 import { NativeBlockReader } from '../blocks/native-block-reader.js'
 import { type ColumnToWrite, NativeBlockWriter } from '../blocks/native-block-writer.js'
 import { ByteReader } from '../io/byte-reader.js'
 import { ByteWriter } from '../io/byte-writer.js'
-import { context } from '../test-support/codec-checks.js'
 import { ColumnParts, joinValues, wholeColumn } from './column-parts.js'
 
 /** Columns of every kind of codec, each as three parts of 2, 0 and 3 rows. */

@@ -1,17 +1,5 @@
 import type { ColumnInput } from './column-codec.js'
-
-/** Every typed array a numeric column can come in (and an insert can pass). */
-export type TypedArray =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array
+import type { TypedArray } from './column-layout.js'
 
 function isTypedArray(value: ArrayLike<unknown>): value is TypedArray {
   return ArrayBuffer.isView(value) && !(value instanceof DataView)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { context, fromHex } from '../../test/support/codec-checks.js'
 import { NativeBlockReader } from '../blocks/native-block-reader.js'
 import { NativeBlockWriter } from '../blocks/native-block-writer.js'
 import { ByteReader } from '../io/byte-reader.js'
 import { ByteWriter } from '../io/byte-writer.js'
-import { context, fromHex } from '../test-support/codec-checks.js'
 import { hasCodec } from './codec-registry.js'
 import { typedValue } from './typed-value.js'
 

@@ -1,5 +1,5 @@
 import { arrayCodec } from './array-column.js'
-import type { CodecFactory } from './column-codec.js'
+import type { CodecFactory, CodecFamily } from './column-codec.js'
 import { dynamicCodec } from './dynamic-column.js'
 import { geoCodecs } from './geo-columns.js'
 import { geometryCodec } from './geometry-column.js'
@@ -12,18 +12,22 @@ import { qbitCodec } from './qbit-column.js'
 import { tupleCodec } from './tuple-column.js'
 import { variantCodec } from './variant-column.js'
 
-/** Codecs of types that wrap or combine other types, by canonical family name. */
-export const compositeCodecs: ReadonlyArray<readonly [string, CodecFactory]> = [
-  ['Nullable', nullableCodec],
-  ['Array', arrayCodec],
-  ['Tuple', tupleCodec],
-  ['Map', mapCodec],
-  ['Nested', nestedCodec],
-  ['LowCardinality', lowCardinalityCodec],
-  ['Variant', variantCodec],
-  ['Dynamic', dynamicCodec],
-  ['JSON', jsonCodec],
+function family(name: string, create: CodecFactory, runtime: string): CodecFamily {
+  return { name, create, runtime }
+}
+
+/** Codecs of types that wrap or combine other types, by canonical family name, in the order the docs list them. */
+export const compositeCodecs: readonly CodecFamily[] = [
+  family('Nullable', nullableCodec, 'the inner value or null'),
+  family('LowCardinality', lowCardinalityCodec, 'as its inner type'),
+  family('Array', arrayCodec, 'a JS array'),
+  family('Map', mapCodec, 'a JS Map, entries in wire order'),
+  family('Tuple', tupleCodec, 'an array [a, b], or a plain object when the elements are named'),
+  family('Nested', nestedCodec, 'an array of plain objects'),
+  family('Variant', variantCodec, 'the value of the present alternative, or null'),
+  family('Dynamic', dynamicCodec, 'the value decoded by its actual type, or null'),
+  family('JSON', jsonCodec, 'a plain object; dotted paths nest'),
   ...geoCodecs,
-  ['Geometry', geometryCodec],
-  ['QBit', qbitCodec],
+  family('Geometry', geometryCodec, 'the present shape (a point or arrays of points), or null'),
+  family('QBit', qbitCodec, 'an array of numbers (the vector)'),
 ]

@@ -1,8 +1,6 @@
 import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import { ByteReader, maxValueLength } from '../io/byte-reader.js'
-import { canonicalTypeName } from '../types/type-aliases.js'
-import { type TypeArgument, type TypeNode, typeToString } from '../types/type-node.js'
 import type { ColumnCodec, ColumnInput } from './column-codec.js'
 
 /**
@@ -89,18 +87,6 @@ export function zeroValue(codec: ColumnCodec): unknown {
   }
   zeroValues.set(codec, { value })
   return value
-}
-
-/** The type name as ClickHouse prints it, with SQL aliases resolved (`INT` -> `Int32`). */
-export function canonicalTypeText(node: TypeNode): string {
-  return typeToString(canonicalTypeNode(node))
-}
-
-function canonicalTypeNode(node: TypeNode): TypeNode {
-  const args = node.args.map(
-    (arg): TypeArgument => (arg.kind === 'type' ? { ...arg, type: canonicalTypeNode(arg.type) } : arg),
-  )
-  return { ...node, name: canonicalTypeName(node.name), args }
 }
 
 /** Orders strings by their UTF-8 bytes, as ClickHouse's std::string comparisons do. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 import type { DateColumn } from './date-column.js'
 
 describe('Date', () => {

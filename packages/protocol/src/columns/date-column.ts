@@ -2,7 +2,8 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { ValueMapping } from '../types/value-mapping.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { toDays } from './date-time-parsing.js'
 import { dateText, maxPrintableDay, minPrintableDay } from './date-time-text.js'
 import { fixedWidthBytes, valueError, writeTypedArray } from './fixed-width.js'
@@ -49,6 +50,15 @@ export class DateColumn implements Column<string | Date> {
     for (let row = 0; row < rows; row++) dates[row] = this.get(row) as Date
     return dates
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
+}
+
+/** The TypeScript type of Date, Date32, DateTime and DateTime64 values under the `dates` mapping. */
+export function dateTsType(dates: ValueMapping['dates']): string {
+  return dates === 'date' ? 'Date' : 'string'
 }
 
 /** 1970-01-01 to 2149-06-06. */
@@ -63,6 +73,9 @@ export function dateCodec(type: TypeNode, context: CodecContext): ColumnCodec<st
   const dates = context.mapping.dates
   return {
     type,
+    layout: { kind: 'fixed', type, width: 2, array: 'Uint16' },
+    insertShape: 'scalar',
+    tsType: () => dateTsType(dates),
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): DateColumn {
       const bytes = fixedWidthBytes(reader, rows, 2)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, context, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, context, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 import type { DateTimeColumn } from './date-time-column.js'
 
 const newYork = "DateTime('America/New_York')"

@@ -2,7 +2,9 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { ValueMapping } from '../types/value-mapping.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
+import { dateTsType } from './date-column.js'
 import { toInstant } from './date-time-parsing.js'
 import { dateTimeText } from './date-time-text.js'
 import { fixedWidthBytes, valueError, writeTypedArray } from './fixed-width.js'
@@ -56,6 +58,10 @@ export class DateTimeColumn implements Column<string | Date> {
     }
     return texts
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 const max = 4294967295
@@ -71,6 +77,9 @@ export function dateTimeCodec(type: TypeNode, context: CodecContext): ColumnCode
   const dates = context.mapping.dates
   return {
     type,
+    layout: { kind: 'fixed', type, width: 4, array: 'Uint32' },
+    insertShape: 'scalar',
+    tsType: () => dateTsType(dates),
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): DateTimeColumn {
       const bytes = fixedWidthBytes(reader, rows, 4)

@@ -2,7 +2,9 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { ValueMapping } from '../types/value-mapping.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
+import { dateTsType } from './date-column.js'
 import { toInstant, writeTicks } from './date-time-parsing.js'
 import {
   dateTimeFractionText,
@@ -73,6 +75,10 @@ export class DateTime64Column implements Column<string | Date> {
     for (let row = 0; row < rows; row++) out[row] = this.get(row)
     return out as string[] | Date[]
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /**
@@ -102,6 +108,9 @@ export function dateTime64Codec(type: TypeNode, context: CodecContext): ColumnCo
   const range = 'out of range 1900-01-01 00:00:00 to 2299-12-31 23:59:59'
   return {
     type,
+    layout: { kind: 'fixed', type, width: 8, array: 'BigInt64' },
+    insertShape: 'scalar',
+    tsType: () => dateTsType(dates),
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): DateTime64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

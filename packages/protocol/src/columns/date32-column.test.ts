@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 
 describe('Date32', () => {
   it('writes Int32 days since 1970-01-01 at both ends of 1900-01-01..2299-12-31', () => {

@@ -2,7 +2,7 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
-import { DateColumn } from './date-column.js'
+import { DateColumn, dateTsType } from './date-column.js'
 import { toDays } from './date-time-parsing.js'
 import { fixedWidthBytes, valueError, writeTypedArray } from './fixed-width.js'
 
@@ -18,6 +18,9 @@ export function date32Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   const dates = context.mapping.dates
   return {
     type,
+    layout: { kind: 'fixed', type, width: 4, array: 'Int32' },
+    insertShape: 'scalar',
+    tsType: () => dateTsType(dates),
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): DateColumn {
       const bytes = fixedWidthBytes(reader, rows, 4)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, context, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, context, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 import { type DecimalColumn, decimalWidth } from './decimal-column.js'
 
 const max76 = `${'9'.repeat(66)}.${'9'.repeat(10)}`
@@ -79,7 +79,7 @@ describe('Decimal', () => {
     expect(column.data).toBeInstanceOf(BigInt64Array)
   })
 
-  it('reads strings exactly, numbers rounded half away from zero, bigints as integer values', () => {
+  it('reads strings and numbers (by their shortest text) exactly, bigints as integer values', () => {
     const inputs = [
       '1.5',
       '+3.1',
@@ -89,12 +89,13 @@ describe('Decimal', () => {
       '0.1E1',
       '-0',
       '1.2300',
-      1.005,
-      -1.005,
-      0.1 + 0.2,
+      1.25,
+      -1.5,
+      0.1,
       12n,
-      1e-7,
+      1e-2,
       -0,
+      1.2e3,
     ]
     const column = decodeColumn('Decimal(9, 2)', encodeColumn('Decimal(9, 2)', inputs), inputs.length)
     expect(Array.from(column.values())).toEqual([
@@ -106,25 +107,44 @@ describe('Decimal', () => {
       '1.00',
       '0.00',
       '1.23',
-      '1.01',
-      '-1.01',
-      '0.30',
+      '1.25',
+      '-1.50',
+      '0.10',
       '12.00',
+      '0.01',
       '0.00',
-      '0.00',
+      '1200.00',
     ])
   })
 
-  it('refuses to drop nonzero digits past the scale from text, like ClickHouse 18.16', () => {
+  it('refuses to drop nonzero digits past the scale, from text and numbers alike, like ClickHouse 18.16', () => {
     // 18.16 answers "Decimal value is too small" for '1.239' into Decimal(9, 2); 26.7 drops the 9.
     expect(() => encodeColumn('Decimal(9, 2)', ['1.00', '1.239'])).toThrow(
-      /row 1: "1.239" is not a valid Decimal\(9, 2\) \(more than 2 digits after the point\)/,
+      'row 1: "1.239" is not a valid Decimal(9, 2) (more than 2 digits after the point; round it first)',
     )
+    // A number is its shortest text: 1.005 is refused as '1.005' is, not rounded.
+    for (const [number, text] of [
+      [1.005, '1.005'],
+      [-1.005, '-1.005'],
+      [0.1 + 0.2, '0.30000000000000004'],
+      [1e-7, '1e-7'],
+    ] as const) {
+      expect(() => encodeColumn('Decimal(9, 2)', [number])).toThrow(
+        `row 0: ${number} is not a valid Decimal(9, 2) (more than 2 digits after the point; round it first)`,
+      )
+      expect(() => encodeColumn('Decimal(9, 2)', [text])).toThrow(
+        `row 0: ${JSON.stringify(text)} is not a valid Decimal(9, 2) (more than 2 digits after the point; round it first)`,
+      )
+    }
+    // Zeros past the scale change nothing.
+    expect(
+      Array.from(decodeColumn('Decimal(9, 2)', encodeColumn('Decimal(9, 2)', ['1.500']), 1).values()),
+    ).toEqual(['1.50'])
   })
 
   it('rejects values with more than P - S integer digits and non-numbers', () => {
     expect(() => encodeColumn('Decimal(9, 2)', ['10000000'])).toThrow(/more than 7 digits before the point/)
-    expect(() => encodeColumn('Decimal(9, 2)', [-99999999.995])).toThrow(
+    expect(() => encodeColumn('Decimal(9, 2)', [-100000000.25])).toThrow(
       /more than 7 digits before the point/,
     )
     expect(() => encodeColumn('Decimal(76, 10)', [`1${max76}`])).toThrow(/more than 66 digits/)

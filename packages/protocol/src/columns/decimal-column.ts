@@ -2,7 +2,8 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { ValueMapping } from '../types/value-mapping.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import {
   decimalNumberOfBigInt,
   decimalNumberOfNumber,
@@ -90,13 +91,17 @@ export class DecimalColumn implements Column<string | number> {
     for (let row = 0; row < rows; row++) texts[row] = this.get(row) as string
     return texts
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /**
  * Reads and writes Decimal(P, S) and Decimal32/64/128/256(S): the unscaled integer
- * (value * 10^S) in 4, 8, 16 or 32 little-endian bytes by P. Writes decimal strings
- * (exact; nonzero digits past S are an error), numbers (rounded half away from zero to S
- * digits) and bigints (integer values); more than P - S integer digits is an error.
+ * (value * 10^S) in 4, 8, 16 or 32 little-endian bytes by P. Writes decimal strings and
+ * numbers (a number as its shortest text) exactly: nonzero digits past S are an error for
+ * both; bigints are integer values; more than P - S integer digits is an error.
  */
 export function decimalCodec(type: TypeNode, context: CodecContext): ColumnCodec<string | number> {
   const { precision, scale } = decimalParameters(type)
@@ -106,6 +111,14 @@ export function decimalCodec(type: TypeNode, context: CodecContext): ColumnCodec
   const typeName = `Decimal(${precision}, ${scale})`
   return {
     type,
+    layout: {
+      kind: 'fixed',
+      type,
+      width,
+      array: width === 4 ? 'Int32' : width === 8 ? 'BigInt64' : 'BigUint64',
+    },
+    insertShape: 'scalar',
+    tsType: () => decimal,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): DecimalColumn {
       let data: Int32Array | BigInt64Array | BigUint64Array

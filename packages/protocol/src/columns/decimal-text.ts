@@ -57,8 +57,9 @@ const decimalInput = /^\s*([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?\s*$/
  * - string: exact. Digits past the scale are accepted only when they are zeros: older
  *   servers reject such text and newer ones drop the digits silently, so clickwire refuses
  *   to lose them either way.
- * - number: its shortest decimal text (what JS prints), rounded half away from zero to
- *   the scale, since a binary float rarely holds the decimal the caller meant exactly.
+ * - number: its shortest decimal text (what JS prints, `1.005` for 1.005), taken exactly
+ *   as that string would be: so `1.005` and `'1.005'` are both refused for Decimal(P, 2),
+ *   rather than one rounded and the other refused.
  * - bigint: an integer value (not unscaled).
  *
  * @throws {UsageError} for other inputs and for values with more than `precision` digits.
@@ -103,17 +104,14 @@ export function toUnscaledDecimal(
       digits += '0'.repeat(-fractionDigits)
       fractionDigits = 0
     }
-    let roundUp = false
     if (fractionDigits > scale) {
       const dropped = digits.slice(digits.length - (fractionDigits - scale))
+      if (/[1-9]/.test(dropped))
+        throw valueError(typeName, row, value, `more than ${scale} digits after the point; round it first`)
       digits = digits.slice(0, digits.length - dropped.length)
-      if (typeof value === 'number') roundUp = dropped.charCodeAt(0) >= 53
-      else if (/[1-9]/.test(dropped))
-        throw valueError(typeName, row, value, `more than ${scale} digits after the point`)
       fractionDigits = scale
     }
     unscaled = BigInt(digits === '' ? '0' : digits) * 10n ** BigInt(scale - fractionDigits)
-    if (roundUp) unscaled += 1n
     if (match[1] === '-') unscaled = -unscaled
   } else throw valueError(typeName, row, value, 'expected a string, number or bigint')
   if (unscaled >= limit || unscaled <= -limit)

@@ -4,9 +4,10 @@ import { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import { type TypeNode, typeNode } from '../types/type-node.js'
 import { parseTypeCached } from '../types/type-parser.js'
-import type { CodecContext, CodecResolver, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import { inferDynamicType } from '../types/value-type-inference.js'
+import type { CodecContext, CodecResolver, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { compareUtf8, hasElements, PlanCache } from './composite-support.js'
-import { inferDynamicType } from './dynamic-type-inference.js'
 import { fixedWidthBytes } from './fixed-width.js'
 import { RowBinaryReader } from './row-binary-value.js'
 import { scanStrings } from './string-column.js'
@@ -47,12 +48,19 @@ class SharedVariantColumn implements Column<unknown> {
   values(): unknown[] {
     return Array.from({ length: this.length }, (_, row) => this.get(row))
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'values' }
+  }
 }
 
 function sharedVariantCodec(rowBinary: RowBinaryReader): ColumnCodec {
   const type = typeNode(sharedVariantName)
   return {
     type,
+    layout: { kind: 'values', type },
+    insertShape: 'scalar',
+    tsType: () => 'unknown',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Column {
       return new SharedVariantColumn(type, reader.bytes, scanStrings(reader, rows), rowBinary)
@@ -100,6 +108,10 @@ export class FlattenedDynamicColumn implements Column<unknown> {
     }
     this.cache = out
     return out
+  }
+
+  storage(): ColumnStorage {
+    return { kind: 'values' }
   }
 }
 
@@ -187,6 +199,10 @@ export function dynamicCodec(type: TypeNode, _context: CodecContext, codecFor: C
 
   return {
     type,
+    // Each block names its own types: the values are what a Dynamic column holds.
+    layout: { kind: 'values', type },
+    insertShape: 'scalar',
+    tsType: () => 'unknown',
     decodePrefix(reader: ByteReader): void {
       const version = reader.u64Number('Dynamic serialization version')
       if (reader.short) return

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 import { ProtocolError } from '../errors/protocol-error.js'
-import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
 
 describe('Enum8 / Enum16 / Enum', () => {
   it('writes the Int8 value of each name, at both ends, with quotes, backslashes and unicode in names', () => {

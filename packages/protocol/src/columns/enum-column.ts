@@ -2,8 +2,10 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
+import { literalUnionOf } from '../types/ts-type-text.js'
 import { type TypeNode, typeToString } from '../types/type-node.js'
-import type { CodecFactory, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecFactory, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes, valueError } from './fixed-width.js'
 
 /** The elements of an Enum type, checked: names and values unique, values within the width. */
@@ -70,6 +72,10 @@ export class EnumColumn implements Column<string> {
     for (let row = 0; row < rows; row++) out[row] = this.names[this.data[row]! - this.offset]!
     return out
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /**
@@ -93,6 +99,9 @@ export const enumCodec: CodecFactory = (type: TypeNode): ColumnCodec<string> => 
   const typeName = typeToString(type)
   return {
     type,
+    layout: { kind: 'fixed', type, width, array: width === 1 ? 'Int8' : 'Int16' },
+    insertShape: 'scalar',
+    tsType: () => literalUnionOf(names),
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): EnumColumn {
       const bytes = fixedWidthBytes(reader, rows, width)

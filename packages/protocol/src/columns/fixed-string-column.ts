@@ -2,7 +2,8 @@ import type { ByteReader } from '../io/byte-reader.js'
 import { type ByteWriter, hasUtf8Encoding, loneSurrogateReason } from '../io/byte-writer.js'
 import { encodeUtf8Into, StringInterner } from '../io/text-decoding.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { valueError } from './fixed-width.js'
 import { integerArgument } from './type-arguments.js'
 
@@ -44,6 +45,13 @@ export class FixedStringColumn implements Column<string> {
     const at = this.start + row * this.size
     return this.bytes.subarray(at, at + this.size)
   }
+
+  storage(): ColumnStorage {
+    return {
+      kind: 'fixed-bytes',
+      data: this.bytes.subarray(this.start, this.start + this.size * this.length),
+    }
+  }
 }
 
 /**
@@ -55,6 +63,9 @@ export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
   const size = integerArgument(type, 0, 1, 0x7fff_ffff, 'length')
   return {
     type,
+    layout: { kind: 'fixed-bytes', type, width: size },
+    insertShape: 'bytes',
+    tsType: () => 'string',
     concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): FixedStringColumn {

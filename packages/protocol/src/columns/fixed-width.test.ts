@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { checkCodec, context, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 import { BufferPool } from '../io/buffer-pool.js'
 import { ByteReader } from '../io/byte-reader.js'
-import { checkCodec, context, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
 import { parseType } from '../types/type-parser.js'
 import type { Int32Column } from './int32-column.gen.js'
 import { type UInt64Column, uint64Codec } from './uint64-column.gen.js'
@@ -74,6 +74,20 @@ describe('fixed-width numbers', () => {
       mapping: { int64: 'string', dates: 'string', decimal: 'string' },
     })
     expect(asString.get(1)).toBe('18446744073709551615')
+  })
+
+  it('says a fraction is not an integer, and a whole number beyond the type out of range', () => {
+    for (const type of ['UInt8', 'Int8', 'UInt16', 'Int16', 'UInt32', 'Int32']) {
+      expect(() => encodeColumn(type, [1, 1.5])).toThrow(`row 1: 1.5 is not a valid ${type} (not an integer)`)
+    }
+    expect(() => encodeColumn('UInt8', [-0.5])).toThrow('row 0: -0.5 is not a valid UInt8 (not an integer)')
+    expect(() => encodeColumn('UInt8', [Number.NaN])).toThrow(
+      'row 0: NaN is not a valid UInt8 (not a finite number)',
+    )
+    expect(() => encodeColumn('Int32', [Number.POSITIVE_INFINITY])).toThrow(
+      'row 0: Infinity is not a valid Int32 (not a finite number)',
+    )
+    expect(() => encodeColumn('UInt8', [-1])).toThrow('row 0: -1 is not a valid UInt8 (out of range)')
   })
 
   it('accepts numbers, bigints, numeric strings and booleans, and rejects the rest', () => {

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/usage-error.js'
+import { allocateBytes } from '../io/byte-allocation.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
-import { allocateBytes } from '../io/input-arena.js'
 import { describeValue } from './column-codec.js'
 
 /**
@@ -73,8 +73,9 @@ export function toSmallInteger(
   else if (typeof value === 'boolean') number = value ? 1 : 0
   else if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) number = Number(value)
   else throw valueError(typeName, row, value)
-  if (!Number.isInteger(number) || number < min || number > max)
-    throw valueError(typeName, row, value, 'out of range')
+  if (!Number.isInteger(number))
+    throw valueError(typeName, row, value, Number.isFinite(number) ? 'not an integer' : 'not a finite number')
+  if (number < min || number > max) throw valueError(typeName, row, value, 'out of range')
   return number
 }
 

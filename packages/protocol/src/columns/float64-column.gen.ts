@@ -3,7 +3,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes, toFloat, writeTypedArray } from './fixed-width.js'
 
 /** A decoded Float64 column: a Float64Array over the received bytes (copied once when unaligned). */
@@ -24,6 +25,10 @@ export class Float64Column implements Column<number> {
   values(): Float64Array {
     return this.data
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /** Reads and writes Float64 columns: 8 bytes per value, little-endian. */
@@ -31,6 +36,9 @@ export function float64Codec(type: TypeNode, context: CodecContext): ColumnCodec
   void context
   return {
     type,
+    layout: { kind: 'fixed', type, width: 8, array: 'Float64' },
+    insertShape: 'scalar',
+    tsType: () => 'number',
     fixedWidth: 8,
     concatenable: true,
     decodePrefix(): void {},

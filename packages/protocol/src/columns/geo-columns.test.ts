@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec } from '../test-support/codec-checks.js'
+import { checkCodec } from '../../test/support/codec-checks.js'
 
 const one = '000000000000f03f'
 const two = '0000000000000040'

@@ -1,7 +1,7 @@
 import type { TypeNode } from '../types/type-node.js'
 import { typeNode } from '../types/type-node.js'
 import { arrayCodecOf } from './array-column.js'
-import type { CodecContext, CodecFactory, CodecResolver, ColumnCodec } from './column-codec.js'
+import type { CodecContext, CodecFamily, CodecResolver, ColumnCodec } from './column-codec.js'
 import { tupleCodecOf } from './tuple-column.js'
 
 /**
@@ -26,12 +26,18 @@ function geoCodec(type: TypeNode, context: CodecContext, codecFor: CodecResolver
   return arrayCodecOf(type, geoCodec(typeNode(element), context, codecFor))
 }
 
-/** Codec factories of Point, Ring, LineString, Polygon, MultiLineString and MultiPolygon. */
-export const geoCodecs: ReadonlyArray<readonly [string, CodecFactory]> = [
-  'Point',
-  'Ring',
-  'LineString',
-  'Polygon',
-  'MultiLineString',
-  'MultiPolygon',
-].map((name) => [name, geoCodec] as const)
+const shapes: readonly (readonly [name: string, runtime: string])[] = [
+  ['Point', '[x, y]'],
+  ['Ring', 'an array of points'],
+  ['LineString', 'an array of points'],
+  ['Polygon', 'an array of rings'],
+  ['MultiLineString', 'an array of line strings'],
+  ['MultiPolygon', 'an array of polygons'],
+]
+
+/** Codec families of Point, Ring, LineString, Polygon, MultiLineString and MultiPolygon. */
+export const geoCodecs: readonly CodecFamily[] = shapes.map(([name, runtime]) => ({
+  name,
+  create: geoCodec,
+  runtime,
+}))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, fromHex } from '../../test/support/codec-checks.js'
 import { typedValue } from './typed-value.js'
 
 describe('Geometry', () => {

@@ -1,7 +1,7 @@
+import { canonicalTypeText } from '../types/type-aliases.js'
 import type { TypeNode } from '../types/type-node.js'
 import { parseTypeCached } from '../types/type-parser.js'
 import type { CodecContext, CodecResolver, ColumnCodec } from './column-codec.js'
-import { canonicalTypeText } from './composite-support.js'
 import { sortAlternatives, variantCodecOf } from './variant-column.js'
 
 /** What Geometry is on the wire (the server's Native header of an unnamed Geometry value). */
@@ -16,5 +16,9 @@ export function geometryCodec(type: TypeNode, _context: CodecContext, codecFor: 
   const alternatives = parseTypeCached(geometryVariant).args.flatMap((arg) =>
     arg.kind === 'type' ? [{ name: canonicalTypeText(arg.type), codec: codecFor(arg.type) }] : [],
   )
-  return variantCodecOf(type, sortAlternatives(alternatives))
+  // The TypeScript union lists the shapes from a point up: Point, then arrays of points, ...
+  const byDepth = ['Point', 'LineString', 'Ring', 'Polygon', 'MultiLineString', 'MultiPolygon'].map(
+    (name) => alternatives.find((alternative) => alternative.name === name)!,
+  )
+  return variantCodecOf(type, sortAlternatives([...alternatives]), byDepth)
 }

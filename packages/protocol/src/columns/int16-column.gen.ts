@@ -3,7 +3,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes, toSmallInteger, writeTypedArray } from './fixed-width.js'
 
 const min = -32768
@@ -27,6 +28,10 @@ export class Int16Column implements Column<number> {
   values(): Int16Array {
     return this.data
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /** Reads and writes Int16 columns: 2 bytes per value, little-endian. */
@@ -34,6 +39,9 @@ export function int16Codec(type: TypeNode, context: CodecContext): ColumnCodec<n
   void context
   return {
     type,
+    layout: { kind: 'fixed', type, width: 2, array: 'Int16' },
+    insertShape: 'scalar',
+    tsType: () => 'number',
     fixedWidth: 2,
     concatenable: true,
     decodePrefix(): void {},

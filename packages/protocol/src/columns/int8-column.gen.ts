@@ -3,7 +3,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes, toSmallInteger, writeTypedArray } from './fixed-width.js'
 
 const min = -128
@@ -27,6 +28,10 @@ export class Int8Column implements Column<number> {
   values(): Int8Array {
     return this.data
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /** Reads and writes Int8 columns: 1 byte per value, little-endian. */
@@ -34,6 +39,9 @@ export function int8Codec(type: TypeNode, context: CodecContext): ColumnCodec<nu
   void context
   return {
     type,
+    layout: { kind: 'fixed', type, width: 1, array: 'Int8' },
+    insertShape: 'scalar',
+    tsType: () => 'number',
     fixedWidth: 1,
     concatenable: true,
     decodePrefix(): void {},

@@ -31,6 +31,9 @@ export function intervalCodec(type: TypeNode, context: CodecContext): ColumnCode
   const int64 = context.mapping.int64
   return {
     type,
+    layout: { kind: 'fixed', type, width: 8, array: 'BigInt64' },
+    insertShape: 'scalar',
+    tsType: () => int64,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Int64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 
 describe('IPv4', () => {
   it('writes the address as a little-endian UInt32', () => {

@@ -1,7 +1,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes, valueError, writeTypedArray } from './fixed-width.js'
 import { ipv4Text, parseIPv4 } from './ip-text.js'
 
@@ -27,6 +28,10 @@ export class IPv4Column implements Column<string> {
     for (let row = 0; row < rows; row++) texts[row] = ipv4Text(this.data[row]!)
     return texts
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /**
@@ -36,6 +41,9 @@ export class IPv4Column implements Column<string> {
 export function ipv4Codec(type: TypeNode): ColumnCodec<string> {
   return {
     type,
+    layout: { kind: 'fixed', type, width: 4, array: 'Uint32' },
+    insertShape: 'scalar',
+    tsType: () => 'string',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): IPv4Column {
       const bytes = fixedWidthBytes(reader, rows, 4)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 import { ipv6Text, parseIPv6 } from './ip-text.js'
 
 function text(address: string): string {

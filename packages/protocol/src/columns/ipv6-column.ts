@@ -1,7 +1,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { valueError } from './fixed-width.js'
 import { ipv6Text, parseIPv6 } from './ip-text.js'
 
@@ -27,6 +28,10 @@ export class IPv6Column implements Column<string> {
     for (let row = 0; row < rows; row++) texts[row] = ipv6Text(this.bytes, row * 16)
     return texts
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed-bytes', data: this.bytes }
+  }
 }
 
 /**
@@ -36,6 +41,9 @@ export class IPv6Column implements Column<string> {
 export function ipv6Codec(type: TypeNode): ColumnCodec<string> {
   return {
     type,
+    layout: { kind: 'fixed-bytes', type, width: 16 },
+    insertShape: 'bytes',
+    tsType: () => 'string',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): IPv6Column {
       return new IPv6Column(type, reader.take(rows * 16))

@@ -2,7 +2,8 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import { type TypeNode, typeNode } from '../types/type-node.js'
-import type { CodecContext, CodecResolver, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, CodecResolver, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import {
   compareUtf8,
   hasElements,
@@ -87,6 +88,10 @@ export class JsonColumn implements Column<Record<string, unknown>> {
     return out
   }
 
+  storage(): ColumnStorage {
+    return { kind: 'values' }
+  }
+
   private addShared(out: Record<string, unknown>, row: number): void {
     const shared = this.shared
     if (!shared) return
@@ -124,6 +129,10 @@ class JsonTextColumn implements Column<Record<string, unknown>> {
 
   values(): Record<string, unknown>[] {
     return Array.from({ length: this.length }, (_, row) => this.get(row))
+  }
+
+  storage(): ColumnStorage {
+    return { kind: 'values' }
   }
 }
 
@@ -240,6 +249,10 @@ export function jsonCodec(type: TypeNode, context: CodecContext, codecFor: Codec
 
   return {
     type,
+    // Paths, Dynamic paths and shared data per block: the values are the objects.
+    layout: { kind: 'values', type },
+    insertShape: 'scalar',
+    tsType: () => 'Record<string, unknown>',
     decodePrefix(reader: ByteReader): void {
       const value = reader.u64Number('JSON serialization version')
       if (reader.short) return

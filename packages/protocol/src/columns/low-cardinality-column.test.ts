@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { ProtocolError } from '../errors/protocol-error.js'
-import { ByteReader } from '../io/byte-reader.js'
 import {
   checkCodec,
   context,
@@ -8,9 +6,11 @@ import {
   encodeColumn,
   fromHex,
   hex,
-} from '../test-support/codec-checks.js'
+} from '../../test/support/codec-checks.js'
+import { ProtocolError } from '../errors/protocol-error.js'
+import { ByteReader } from '../io/byte-reader.js'
 import { parseType } from '../types/type-parser.js'
-import { codecFor, hasCodec } from './codec-registry.js'
+import { codecFor } from './codec-registry.js'
 import type { LowCardinalityColumn } from './low-cardinality-column.js'
 
 const version = '0100000000000000'
@@ -124,7 +124,7 @@ describe('LowCardinality', () => {
   })
 })
 
-describe.runIf(hasCodec('FixedString'))('LowCardinality of scalar types', () => {
+describe('LowCardinality of scalar types', () => {
   it('LowCardinality(FixedString(2)) starts its keys with the zero-filled default (bytes from ClickHouse)', () => {
     // chdb: SELECT arrayJoin(['ab', 'ab', 'cd'])::LowCardinality(FixedString(2))
     checkCodec({

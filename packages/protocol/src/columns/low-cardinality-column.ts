@@ -2,15 +2,16 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
+import { unionOf } from '../types/ts-type-text.js'
 import { innerType, type TypeNode } from '../types/type-node.js'
 import {
   ArrayColumn,
   type CodecContext,
   type CodecResolver,
-  type Column,
   type ColumnCodec,
   type ColumnInput,
 } from './column-codec.js'
+import type { Column, ColumnStorage, DictionaryGranule } from './column-layout.js'
 import { hasElements, PlanCache, zeroValue } from './composite-support.js'
 import { fixedWidthBytes } from './fixed-width.js'
 
@@ -22,18 +23,7 @@ const hasAdditionalKeys = 0x200
 const needUpdateDictionary = 0x400
 const knownBits = 0xff | needGlobalDictionary | hasAdditionalKeys | needUpdateDictionary
 
-type Indexes = Uint8Array | Uint16Array | Uint32Array
-
-/** One granule: its rows' indexes into a shared (global) dictionary and/or its own keys. */
-interface Granule {
-  /** First row of the granule in the column. */
-  readonly start: number
-  readonly indexes: Indexes
-  /** The global dictionary, when the granule uses one. */
-  readonly global: Column | undefined
-  /** The granule's own keys: the whole dictionary without a global one, else indexes past it. */
-  readonly additional: Column | undefined
-}
+type Indexes = DictionaryGranule['indexes']
 
 /**
  * A decoded LowCardinality(T) column: per-row indexes into a dictionary of T values. For
@@ -45,7 +35,7 @@ export class LowCardinalityColumn<Value = unknown> implements Column<Value | nul
   constructor(
     readonly type: TypeNode,
     /** Usually one; more when the server split the rows into granules with their own flags. */
-    readonly granules: readonly Granule[],
+    readonly granules: readonly DictionaryGranule[],
     readonly nullable: boolean,
     private readonly rows: number,
   ) {}
@@ -92,6 +82,10 @@ export class LowCardinalityColumn<Value = unknown> implements Column<Value | nul
     }
     this.cache = out
     return out
+  }
+
+  storage(): ColumnStorage {
+    return { kind: 'dictionary', granules: this.granules }
   }
 }
 
@@ -173,13 +167,19 @@ export function lowCardinalityCodec(
 
   return {
     type,
+    layout: { kind: 'dictionary', type, keys: keys.layout, nullable },
+    insertShape: keys.insertShape,
+    tsType(unsupported?: string[]): string {
+      const values = keys.tsType(unsupported)
+      return nullable ? unionOf([values, 'null']) : values
+    },
     decodePrefix(reader: ByteReader): void {
       const version = reader.u64Number('LowCardinality key version')
       if (!reader.short && version !== keysVersion)
         throw new ProtocolError(`unknown LowCardinality key serialization version ${version}`)
     },
     decode(reader: ByteReader, rows: number): LowCardinalityColumn {
-      const granules: Granule[] = []
+      const granules: DictionaryGranule[] = []
       let global = shared
       let read = 0
       const empty = () => new LowCardinalityColumn(type, [], nullable, 0)

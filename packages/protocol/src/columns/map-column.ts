@@ -3,7 +3,8 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import { type TypeNode, typeArguments } from '../types/type-node.js'
 import { writeOffsets } from './array-column.js'
-import type { CodecContext, CodecResolver, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, CodecResolver, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { hasElements, PlanCache, readOffsets, shapeError } from './composite-support.js'
 
 /**
@@ -48,6 +49,10 @@ export class MapColumn<Key = unknown, Value = unknown> implements Column<Map<Key
     }
     this.cache = out
     return out
+  }
+
+  storage(): ColumnStorage {
+    return { kind: 'map', offsets: this.bounds, keys: this.keys, values: this.items }
   }
 }
 
@@ -97,6 +102,10 @@ export function mapCodec(type: TypeNode, _context: CodecContext, codecFor: Codec
   const plans = new PlanCache((input) => flattenMaps('Map', input))
   return {
     type,
+    layout: { kind: 'map', type, key: keys.layout, value: items.layout },
+    // The value is a JS Map (or an object, or pairs), never taken for a column of values.
+    insertShape: 'scalar',
+    tsType: (unsupported) => `Map<${keys.tsType(unsupported)}, ${items.tsType(unsupported)}>`,
     decodePrefix(reader: ByteReader): void {
       keys.decodePrefix(reader)
       items.decodePrefix(reader)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec } from '../test-support/codec-checks.js'
+import { checkCodec } from '../../test/support/codec-checks.js'
 
 describe('Nested', () => {
   it('is Array(Tuple(...)) on the wire, rows of objects (bytes from ClickHouse)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, encodeColumn } from '../test-support/codec-checks.js'
+import { checkCodec, encodeColumn } from '../../test/support/codec-checks.js'
 
 describe('Nothing', () => {
   it("writes the byte '0' per row, as ClickHouse writes it, and reads nulls", () => {

@@ -2,7 +2,8 @@ import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import { type Column, type ColumnCodec, type ColumnInput, describeValue } from './column-codec.js'
+import { type ColumnCodec, type ColumnInput, describeValue } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 
 /** A decoded Nothing column: every row is null. */
 export class NothingColumn implements Column<null> {
@@ -18,6 +19,10 @@ export class NothingColumn implements Column<null> {
   values(): null[] {
     return new Array<null>(this.length).fill(null)
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'null' }
+  }
 }
 
 /** The byte ClickHouse writes for each row of a Nothing column: the character '0'. */
@@ -30,6 +35,9 @@ const placeholder = 0x30
 export function nothingCodec(type: TypeNode): ColumnCodec<null> {
   return {
     type,
+    layout: { kind: 'null', type },
+    insertShape: 'scalar',
+    tsType: () => 'null',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): NothingColumn {
       reader.skip(rows)

@@ -1,7 +1,9 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
+import { unionOf } from '../types/ts-type-text.js'
 import { innerType, type TypeNode } from '../types/type-node.js'
-import type { CodecContext, CodecResolver, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, CodecResolver, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { PlanCache, zeroValue } from './composite-support.js'
 
 /**
@@ -35,6 +37,10 @@ export class NullableColumn<Value = unknown> implements Column<Value | null> {
     for (let row = 0; row < nulls.length; row++) out[row] = nulls[row] ? null : (inner[row] as Value)
     this.cache = out
     return out
+  }
+
+  storage(): ColumnStorage {
+    return { kind: 'nullable', nulls: this.nulls, inner: this.inner }
   }
 }
 
@@ -72,6 +78,9 @@ export function nullableCodec(type: TypeNode, _context: CodecContext, codecFor: 
   })
   return {
     type,
+    layout: { kind: 'nullable', type, inner: inner.layout },
+    insertShape: inner.insertShape,
+    tsType: (unsupported) => unionOf([inner.tsType(unsupported), 'null']),
     decodePrefix(reader: ByteReader): void {
       inner.decodePrefix(reader)
     },

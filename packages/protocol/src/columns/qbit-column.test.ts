@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 
 describe('QBit', () => {
   it('Float64: 64 bit planes of one byte per row, sign plane first (bytes from ClickHouse 26.7)', () => {

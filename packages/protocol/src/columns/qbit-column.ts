@@ -2,7 +2,8 @@ import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import { type TypeNode, typeArguments } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { shapeError } from './composite-support.js'
 import { fixedWidthBytes } from './fixed-width.js'
 
@@ -80,6 +81,10 @@ export class QBitColumn implements Column<number[]> {
     this.cache = out
     return out
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'values' }
+  }
 }
 
 /**
@@ -94,6 +99,10 @@ export function qbitCodec(type: TypeNode): ColumnCodec<number[]> {
   const { bits, dimension, planeBytes } = shape
   return {
     type,
+    // Transposed bit planes, which nothing outside reads: the vectors are the values.
+    layout: { kind: 'values', type },
+    insertShape: 'array',
+    tsType: () => 'number[]',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): QBitColumn {
       const size = rows * planeBytes * bits

@@ -2,7 +2,8 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes } from './fixed-width.js'
 
 /** A column of rows that each point at a row of a smaller column (ColumnReplicated). */
@@ -30,6 +31,10 @@ export class IndexedColumn<Value = unknown> implements Column<Value> {
     for (let row = 0; row < out.length; row++) out[row] = nested[Number(this.indexes[row]!)] as Value
     this.cache = out
     return out
+  }
+
+  storage(): ColumnStorage {
+    return { kind: 'values' }
   }
 }
 
@@ -67,6 +72,9 @@ export function replicatedCodecOf(
 ): ColumnCodec {
   return {
     type: dense.type,
+    layout: dense.layout,
+    insertShape: dense.insertShape,
+    tsType: (unsupported) => dense.tsType(unsupported),
     decodePrefix(reader: ByteReader): void {
       nested.decodePrefix(reader)
     },

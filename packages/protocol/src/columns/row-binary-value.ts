@@ -1,10 +1,11 @@
 import { ProtocolError } from '../errors/protocol-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
+import { canonicalTypeText } from '../types/type-aliases.js'
 import { type TypeNode, typeArguments, typeToString } from '../types/type-node.js'
 import { parseTypeCached } from '../types/type-parser.js'
 import { readBinaryType } from './binary-type-decoding.js'
 import type { CodecResolver, ColumnCodec } from './column-codec.js'
-import { canonicalTypeText, compareUtf8 } from './composite-support.js'
+import { compareUtf8 } from './composite-support.js'
 import { setPath } from './json-paths.js'
 import { tupleNames } from './tuple-column.js'
 

@@ -1,7 +1,7 @@
 import { aggregateFunctionCodec } from './aggregate-function-column.js'
 import { bfloat16Codec } from './bfloat16-column.js'
 import { boolCodec } from './bool-column.js'
-import type { CodecFactory } from './column-codec.js'
+import type { CodecFactory, CodecFamily } from './column-codec.js'
 import { dateCodec } from './date-column.js'
 import { dateTimeCodec } from './date-time-column.js'
 import { dateTime64Codec } from './date-time64-column.js'
@@ -30,46 +30,58 @@ import { uint64Codec } from './uint64-column.gen.js'
 import { uuidCodec } from './uuid-column.js'
 import { int128Codec, int256Codec, uint128Codec, uint256Codec } from './wide-integer-column.js'
 
-/** Codecs of types without nested types, by canonical family name. */
-export const scalarCodecs: ReadonlyArray<readonly [string, CodecFactory]> = [
-  ['Int8', int8Codec],
-  ['Int16', int16Codec],
-  ['Int32', int32Codec],
-  ['Int64', int64Codec],
-  ['UInt8', uint8Codec],
-  ['UInt16', uint16Codec],
-  ['UInt32', uint32Codec],
-  ['UInt64', uint64Codec],
-  ['Float32', float32Codec],
-  ['Float64', float64Codec],
-  ['BFloat16', bfloat16Codec],
-  ['String', stringCodec],
-  ['Int128', int128Codec],
-  ['UInt128', uint128Codec],
-  ['Int256', int256Codec],
-  ['UInt256', uint256Codec],
-  ['Bool', boolCodec],
-  ['FixedString', fixedStringCodec],
-  ['Date', dateCodec],
-  ['Date32', date32Codec],
-  ['DateTime', dateTimeCodec],
-  ['DateTime32', dateTimeCodec],
-  ['DateTime64', dateTime64Codec],
-  ['Time', timeCodec],
-  ['Time64', time64Codec],
-  ['Decimal', decimalCodec],
-  ['Decimal32', decimalCodec],
-  ['Decimal64', decimalCodec],
-  ['Decimal128', decimalCodec],
-  ['Decimal256', decimalCodec],
-  ['UUID', uuidCodec],
-  ['IPv4', ipv4Codec],
-  ['IPv6', ipv6Codec],
-  ['Enum8', enumCodec],
-  ['Enum16', enumCodec],
-  ['Enum', enumCodec],
-  ['Nothing', nothingCodec],
-  ...intervalUnits.map((unit) => [`Interval${unit}`, intervalCodec] as const),
-  ['AggregateFunction', aggregateFunctionCodec],
-  ['SimpleAggregateFunction', simpleAggregateFunctionCodec],
+function family(name: string, create: CodecFactory, runtime: string): CodecFamily {
+  return { name, create, runtime }
+}
+
+const wide = 'bigint, number or decimal string, per the int64 option'
+const dates = "'YYYY-MM-DD', or a Date at UTC midnight with dates: 'date'"
+const decimals = "exact text with S fraction digits, or a number with decimal: 'number'"
+
+/**
+ * Codecs of types without nested types (and the aggregate function wrappers), by canonical
+ * family name, in the order the docs list them.
+ */
+export const scalarCodecs: readonly CodecFamily[] = [
+  family('Int8', int8Codec, 'number'),
+  family('Int16', int16Codec, 'number'),
+  family('Int32', int32Codec, 'number'),
+  family('UInt8', uint8Codec, 'number'),
+  family('UInt16', uint16Codec, 'number'),
+  family('UInt32', uint32Codec, 'number'),
+  family('Float32', float32Codec, 'number'),
+  family('Float64', float64Codec, 'number'),
+  family('BFloat16', bfloat16Codec, 'number'),
+  family('Int64', int64Codec, wide),
+  family('UInt64', uint64Codec, wide),
+  family('Int128', int128Codec, wide),
+  family('UInt128', uint128Codec, wide),
+  family('Int256', int256Codec, wide),
+  family('UInt256', uint256Codec, wide),
+  ...intervalUnits.map((unit) => family(`Interval${unit}`, intervalCodec, wide)),
+  family('Bool', boolCodec, 'boolean'),
+  family('String', stringCodec, 'string (UTF-8; invalid bytes become U+FFFD)'),
+  family('FixedString', fixedStringCodec, 'string of all N bytes, trailing NULs kept'),
+  family('Date', dateCodec, dates),
+  family('Date32', date32Codec, dates),
+  ...['DateTime', 'DateTime32'].map((name) =>
+    family(name, dateTimeCodec, "'YYYY-MM-DD hh:mm:ss' on the column's clock, or a Date with dates: 'date'"),
+  ),
+  family(
+    'DateTime64',
+    dateTime64Codec,
+    "'YYYY-MM-DD hh:mm:ss.fff' with exactly p digits, or a Date (ms) with dates: 'date'",
+  ),
+  family('Time', timeCodec, "'[-]hh:mm:ss' as ClickHouse prints it"),
+  family('Time64', time64Codec, "'[-]hh:mm:ss.fff' as ClickHouse prints it"),
+  ...['Decimal', 'Decimal32', 'Decimal64', 'Decimal128', 'Decimal256'].map((name) =>
+    family(name, decimalCodec, decimals),
+  ),
+  family('UUID', uuidCodec, "lowercase 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx'"),
+  family('IPv4', ipv4Codec, "'1.2.3.4'"),
+  family('IPv6', ipv6Codec, "compressed text, IPv4-mapped as '::ffff:1.2.3.4'"),
+  ...['Enum8', 'Enum16', 'Enum'].map((name) => family(name, enumCodec, 'the element name')),
+  family('Nothing', nothingCodec, 'null'),
+  family('AggregateFunction', aggregateFunctionCodec, 'Uint8Array holding one serialized state (opaque)'),
+  family('SimpleAggregateFunction', simpleAggregateFunctionCodec, 'as its value type'),
 ]

@@ -7,7 +7,7 @@ import {
   encodeColumn,
   expectTruncationsReported,
   fromHex,
-} from '../test-support/codec-checks.js'
+} from '../../test/support/codec-checks.js'
 
 // SELECT arrayJoin([toTime64('01:02:03.004', 3)::Dynamic(max_types=0),
 //   CAST('{"a":1,"b":{"c":[{"d":"x"}]}}'::JSON(a UInt8) AS Dynamic(max_types=0)),

@@ -19,6 +19,10 @@ export function simpleAggregateFunctionCodec(
   const codec = codecFor(inner)
   return {
     type,
+    // Stored exactly as T: T's layout, shape and values.
+    layout: codec.layout,
+    insertShape: codec.insertShape,
+    tsType: (unsupported) => codec.tsType(unsupported),
     decodePrefix(reader: ByteReader): void {
       codec.decodePrefix(reader)
     },

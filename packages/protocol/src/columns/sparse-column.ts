@@ -1,63 +1,9 @@
 import { ProtocolError } from '../errors/protocol-error.js'
 import { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
-import { canonicalTypeName } from '../types/type-aliases.js'
-import { innerType, type TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import { type Column, type ColumnLayout, fixedRowWidth } from './column-layout.js'
 import { scanStrings } from './string-column.js'
-
-/** Bytes per value of the fixed-width families (ClickHouse's default value of each is all zeros). */
-const familyWidths: Readonly<Record<string, number>> = {
-  Int8: 1,
-  UInt8: 1,
-  Bool: 1,
-  Enum8: 1,
-  Int16: 2,
-  UInt16: 2,
-  Date: 2,
-  Enum16: 2,
-  BFloat16: 2,
-  Int32: 4,
-  UInt32: 4,
-  Float32: 4,
-  Date32: 4,
-  DateTime: 4,
-  DateTime32: 4,
-  IPv4: 4,
-  Decimal32: 4,
-  Time: 4,
-  Int64: 8,
-  UInt64: 8,
-  Float64: 8,
-  DateTime64: 8,
-  Decimal64: 8,
-  Time64: 8,
-  Int128: 16,
-  UInt128: 16,
-  UUID: 16,
-  IPv6: 16,
-  Decimal128: 16,
-  Int256: 32,
-  UInt256: 32,
-  Decimal256: 32,
-}
-
-/** The width of one value of `type` in Native, when every value has the same width. */
-export function valueWidth(type: TypeNode): number | undefined {
-  const name = canonicalTypeName(type.name)
-  if (name.startsWith('Interval')) return 8
-  if (name === 'FixedString') {
-    const size = type.args[0]
-    return size?.kind === 'number' ? Number(size.value) : undefined
-  }
-  if (name === 'Decimal') {
-    const precision = type.args[0]
-    if (precision?.kind !== 'number') return undefined
-    const digits = Number(precision.value)
-    return digits <= 9 ? 4 : digits <= 18 ? 8 : digits <= 38 ? 16 : 32
-  }
-  return familyWidths[name]
-}
 
 /** SerializationSparse's mark after the last group: 2^62, in the 9th byte of the VarUInt. */
 const endOfGranuleBit = 0x40
@@ -112,21 +58,20 @@ export function readSparsePositions(reader: ByteReader, rows: number): Int32Arra
 }
 
 /**
- * The dense Native bytes of `rows` values of `type` whose non-default values, one per
- * position, come next in `reader` (in their own layout; a Nullable's without null map, as
- * SerializationSparse writes them). Undefined when the input is short.
+ * The dense Native bytes of `rows` values of a column of `layout` whose non-default values,
+ * one per position, come next in `reader` (in their own layout; a Nullable's without null
+ * map, as SerializationSparse writes them). Undefined when the input is short.
  */
 function denseBytes(
-  type: TypeNode,
+  layout: ColumnLayout,
   reader: ByteReader,
   positions: Int32Array,
   rows: number,
 ): Uint8Array | undefined {
   const count = positions.length
-  const name = canonicalTypeName(type.name)
-  if (name === 'Nullable') {
+  if (layout.kind === 'nullable') {
     // The default of Nullable(T) is NULL: every row but the positions is NULL.
-    const inner = denseBytes(innerType(type), reader, positions, rows)
+    const inner = denseBytes(layout.inner, reader, positions, rows)
     if (!inner) return undefined
     const out = new Uint8Array(rows + inner.length)
     out.fill(1, 0, rows)
@@ -134,7 +79,7 @@ function denseBytes(
     out.set(inner, rows)
     return out
   }
-  if (name === 'String') {
+  if (layout.kind === 'bytes' && layout.prefixed) {
     const begin = reader.offset
     const bounds = scanStrings(reader, count)
     if (reader.short) return undefined
@@ -154,8 +99,10 @@ function denseBytes(
     }
     return out
   }
-  const width = valueWidth(type)
-  if (width === undefined) throw new ProtocolError(`sparse serialization of ${type.name} is not supported`)
+  // Every other type sparse serialization applies to has fixed-width values, zero by default.
+  const width = fixedRowWidth(layout)
+  if (width === undefined)
+    throw new ProtocolError(`sparse serialization of ${layout.type.name} is not supported`)
   const values = reader.take(count * width)
   if (reader.short) return undefined
   const out = new Uint8Array(rows * width)
@@ -174,6 +121,9 @@ function denseBytes(
 export function sparseCodecOf(dense: ColumnCodec): ColumnCodec {
   return {
     type: dense.type,
+    layout: dense.layout,
+    insertShape: dense.insertShape,
+    tsType: (unsupported) => dense.tsType(unsupported),
     decodePrefix(reader: ByteReader): void {
       dense.decodePrefix(reader)
     },
@@ -181,7 +131,7 @@ export function sparseCodecOf(dense: ColumnCodec): ColumnCodec {
       // A block of no rows carries no data at all.
       if (rows === 0) return dense.decode(new ByteReader(), 0)
       const positions = reader.short ? undefined : readSparsePositions(reader, rows)
-      const bytes = positions && denseBytes(dense.type, reader, positions, rows)
+      const bytes = positions && denseBytes(dense.layout, reader, positions, rows)
       if (!bytes) return dense.decode(new ByteReader(), 0)
       const image = new ByteReader(bytes)
       const column = dense.decode(image, rows)

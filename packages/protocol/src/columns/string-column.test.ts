@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { checkCodec, context, decodeColumn, encodeColumn } from '../../test/support/codec-checks.js'
 import { ByteReader } from '../io/byte-reader.js'
 import { ByteWriter } from '../io/byte-writer.js'
-import { checkCodec, context, decodeColumn, encodeColumn } from '../test-support/codec-checks.js'
 import { parseType } from '../types/type-parser.js'
 import { codecFor } from './codec-registry.js'
 import { type StringColumn, scanStrings } from './string-column.js'

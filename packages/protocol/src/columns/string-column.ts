@@ -3,7 +3,8 @@ import type { ByteReader } from '../io/byte-reader.js'
 import { type ByteWriter, hasUtf8Encoding, loneSurrogateReason, writeShortAscii } from '../io/byte-writer.js'
 import { StringInterner } from '../io/text-decoding.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { valueError } from './fixed-width.js'
 
 /**
@@ -66,6 +67,10 @@ export class StringColumn implements Column<string> {
       else data.set(source.subarray(start, end), at)
     }
     return { data, offsets }
+  }
+
+  storage(): ColumnStorage {
+    return { kind: 'bytes', contiguous: () => this.contiguous() }
   }
 }
 
@@ -139,6 +144,9 @@ export function writeStringValue(writer: ByteWriter, typeName: string, row: numb
 export function stringCodec(type: TypeNode): ColumnCodec<string> {
   return {
     type,
+    layout: { kind: 'bytes', type, prefixed: true },
+    insertShape: 'bytes',
+    tsType: () => 'string',
     concatenable: true,
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): StringColumn {

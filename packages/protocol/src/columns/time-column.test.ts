@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 
 describe('Time', () => {
   it('writes Int32 seconds and prints them as ClickHouse does, at both ends of the range', () => {

@@ -1,7 +1,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { toTimeOfDay } from './date-time-parsing.js'
 import { twoDigits } from './date-time-text.js'
 import { fixedWidthBytes, valueError, writeTypedArray } from './fixed-width.js'
@@ -45,6 +46,10 @@ export class TimeColumn implements Column<string> {
     for (let row = 0; row < rows; row++) texts[row] = this.get(row)
     return texts
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /**
@@ -54,6 +59,9 @@ export class TimeColumn implements Column<string> {
 export function timeCodec(type: TypeNode): ColumnCodec<string> {
   return {
     type,
+    layout: { kind: 'fixed', type, width: 4, array: 'Int32' },
+    insertShape: 'scalar',
+    tsType: () => 'string',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): TimeColumn {
       const bytes = fixedWidthBytes(reader, rows, 4)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, encodeColumn, fromHex } from '../../test/support/codec-checks.js'
 
 function int64(value: bigint): string {
   const bytes = new Uint8Array(8)

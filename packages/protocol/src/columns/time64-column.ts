@@ -1,7 +1,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { toTimeOfDay, writeTicks } from './date-time-parsing.js'
 import { fractionText, powersOfTen, splitTicks } from './date-time-text.js'
 import { fixedWidthBytes, valueError, writeTypedArray } from './fixed-width.js'
@@ -52,6 +53,10 @@ export class Time64Column implements Column<string> {
     for (let row = 0; row < rows; row++) texts[row] = this.get(row)
     return texts
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /**
@@ -67,6 +72,9 @@ export function time64Codec(type: TypeNode): ColumnCodec<string> {
   const range = 'out of range -999:59:59 to 999:59:59'
   return {
     type,
+    layout: { kind: 'fixed', type, width: 8, array: 'BigInt64' },
+    insertShape: 'scalar',
+    tsType: () => 'string',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Time64Column {
       const bytes = fixedWidthBytes(reader, rows, 8)

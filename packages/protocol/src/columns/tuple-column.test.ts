@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, encodeColumn } from '../../test/support/codec-checks.js'
 
 describe('Tuple', () => {
   it('writes each element column in turn (bytes from ClickHouse)', () => {

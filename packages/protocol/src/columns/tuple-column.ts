@@ -1,8 +1,10 @@
 import { rowFactory } from '../blocks/block-rows.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
+import { objectOf } from '../types/ts-type-text.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { CodecContext, CodecResolver, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, CodecResolver, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { hasElements, PlanCache, shapeError } from './composite-support.js'
 
 /** Reads one row's value from the element values bound to it: an array, or an object for named tuples. */
@@ -56,6 +58,10 @@ export class TupleColumn implements Column<unknown> {
     this.cache = out
     return out
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'struct', fields: this.elements }
+  }
 }
 
 /** The element names when every element is named (ClickHouse names all or none). */
@@ -107,6 +113,17 @@ export function tupleCodecOf(
   const plans = new PlanCache((input) => splitRows(typeName, names, elements.length, input))
   return {
     type,
+    layout: {
+      kind: 'struct',
+      type,
+      fields: elements.map((element, i) => ({ name: names?.[i], layout: element.layout })),
+    },
+    insertShape: 'array',
+    tsType(unsupported?: string[]): string {
+      const types = elements.map((element) => element.tsType(unsupported))
+      // Named tuples decode to objects, unnamed ones to arrays.
+      return names ? objectOf(names.map((name, i) => [name, types[i]!])) : `[${types.join(', ')}]`
+    },
     decodePrefix(reader: ByteReader): void {
       for (const element of elements) element.decodePrefix(reader)
     },

@@ -20,18 +20,6 @@ export function integerArgument(
   throw new UsageError(`${typeToString(type)}: missing ${what}`)
 }
 
-/** The `index`-th number argument when present, else undefined. */
-export function optionalIntegerArgument(
-  type: TypeNode,
-  index: number,
-  min: number,
-  max: number,
-  what: string,
-): number | undefined {
-  const count = type.args.filter((arg) => arg.kind === 'number').length
-  return count > index ? integerArgument(type, index, min, max, what) : undefined
-}
-
 /** The first quoted-string argument (a time zone), if any. */
 export function stringArgument(type: TypeNode): string | undefined {
   for (const arg of type.args) if (arg.kind === 'string') return arg.value

@@ -3,7 +3,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes, toSmallInteger, writeTypedArray } from './fixed-width.js'
 
 const min = 0
@@ -27,6 +28,10 @@ export class UInt32Column implements Column<number> {
   values(): Uint32Array {
     return this.data
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /** Reads and writes UInt32 columns: 4 bytes per value, little-endian. */
@@ -34,6 +39,9 @@ export function uint32Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   void context
   return {
     type,
+    layout: { kind: 'fixed', type, width: 4, array: 'Uint32' },
+    insertShape: 'scalar',
+    tsType: () => 'number',
     fixedWidth: 4,
     concatenable: true,
     decodePrefix(): void {},

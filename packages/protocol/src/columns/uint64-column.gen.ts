@@ -4,7 +4,8 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { ValueMapping } from '../types/value-mapping.js'
-import type { CodecContext, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { fixedWidthBytes, toBigInteger, writeTypedArray } from './fixed-width.js'
 
 const min = 0n
@@ -40,6 +41,10 @@ export class UInt64Column implements Column<bigint | number | string> {
     for (let i = 0; i < data.length; i++) strings[i] = String(data[i]!)
     return strings
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 /** Reads and writes UInt64 columns: 8 bytes per value, little-endian. */
@@ -47,6 +52,9 @@ export function uint64Codec(type: TypeNode, context: CodecContext): ColumnCodec<
   const int64 = context.mapping.int64
   return {
     type,
+    layout: { kind: 'fixed', type, width: 8, array: 'BigUint64' },
+    insertShape: 'scalar',
+    tsType: () => int64,
     fixedWidth: 8,
     concatenable: true,
     decodePrefix(): void {},

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, encodeColumn } from '../test-support/codec-checks.js'
+import { checkCodec, encodeColumn } from '../../test/support/codec-checks.js'
 
 describe('UUID', () => {
   it('writes two UInt64 halves, each byte-reversed: nil, max and a v1 UUID as ClickHouse does', () => {

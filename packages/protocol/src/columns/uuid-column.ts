@@ -1,7 +1,8 @@
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { valueError } from './fixed-width.js'
 
 /** `'00'` to `'ff'`. */
@@ -63,6 +64,10 @@ export class UuidColumn implements Column<string> {
     for (let row = 0; row < rows; row++) texts[row] = uuidText(this.bytes, row * 16)
     return texts
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed-bytes', data: this.bytes }
+  }
 }
 
 const uuidInput = /^\s*\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?\s*$/i
@@ -78,6 +83,9 @@ function hexValue(code: number): number {
 export function uuidCodec(type: TypeNode): ColumnCodec<string> {
   return {
     type,
+    layout: { kind: 'fixed-bytes', type, width: 16 },
+    insertShape: 'scalar',
+    tsType: () => 'string',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): UuidColumn {
       return new UuidColumn(type, reader.take(rows * 16))

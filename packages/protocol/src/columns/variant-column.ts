@@ -2,10 +2,13 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import { ByteWriter } from '../io/byte-writer.js'
+import { unionOf } from '../types/ts-type-text.js'
+import { canonicalTypeText } from '../types/type-aliases.js'
 import { type TypeNode, typeArguments } from '../types/type-node.js'
 import { parseTypeCached } from '../types/type-parser.js'
-import type { CodecContext, CodecResolver, Column, ColumnCodec, ColumnInput } from './column-codec.js'
-import { canonicalTypeText, compareUtf8, describeValueKind, PlanCache } from './composite-support.js'
+import type { CodecContext, CodecResolver, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
+import { compareUtf8, describeValueKind, PlanCache } from './composite-support.js'
 import { TypedValue } from './typed-value.js'
 
 /** The discriminator of a NULL row. */
@@ -54,6 +57,15 @@ export class VariantColumn implements Column<unknown> {
     }
     this.cache = out
     return out
+  }
+
+  storage(): ColumnStorage {
+    return {
+      kind: 'union',
+      discriminators: this.discriminators,
+      positions: this.positions,
+      alternatives: this.alternatives,
+    }
   }
 }
 
@@ -265,8 +277,16 @@ interface VariantPlan {
   inputs: unknown[][]
 }
 
-/** Variant over already made alternatives (sorted); Dynamic reuses it for its inner Variant. */
-export function variantCodecOf(type: TypeNode, alternatives: readonly VariantAlternative[]): ColumnCodec {
+/**
+ * Variant over already made alternatives (sorted); Dynamic reuses it for its inner Variant.
+ * `described` lists the alternatives in the order the TypeScript union names them (the
+ * declared order; sorted by default).
+ */
+export function variantCodecOf(
+  type: TypeNode,
+  alternatives: readonly VariantAlternative[],
+  described: readonly VariantAlternative[] = alternatives,
+): ColumnCodec {
   if (alternatives.length >= nullDiscriminator)
     throw new UsageError(`${type.name} has ${alternatives.length} alternatives; at most 254 fit`)
   const chooser = new AlternativeChooser(type.name, alternatives)
@@ -289,6 +309,14 @@ export function variantCodecOf(type: TypeNode, alternatives: readonly VariantAlt
   })
   return {
     type,
+    layout: {
+      kind: 'union',
+      type,
+      alternatives: alternatives.map((alternative) => alternative.codec.layout),
+    },
+    insertShape: 'scalar',
+    tsType: (unsupported) =>
+      unionOf([...described.map((alternative) => alternative.codec.tsType(unsupported)), 'null']),
     decodePrefix(reader: ByteReader): void {
       const value = reader.u64Number('Variant discriminators mode')
       if (reader.short) return
@@ -343,8 +371,9 @@ export function variantCodecOf(type: TypeNode, alternatives: readonly VariantAlt
  * alternative's prefix. Data: discriminators, then each alternative's rows.
  */
 export function variantCodec(type: TypeNode, _context: CodecContext, codecFor: CodecResolver): ColumnCodec {
-  const alternatives = sortAlternatives(
-    typeArguments(type).map((node) => ({ name: canonicalTypeText(node), codec: codecFor(node) })),
-  )
-  return variantCodecOf(type, alternatives)
+  const declared = typeArguments(type).map((node) => ({
+    name: canonicalTypeText(node),
+    codec: codecFor(node),
+  }))
+  return variantCodecOf(type, sortAlternatives([...declared]), declared)
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCodec, decodeColumn, encodeColumn } from '../test-support/codec-checks.js'
+import { checkCodec, decodeColumn, encodeColumn } from '../../test/support/codec-checks.js'
 
 describe('Int128 / UInt128 / Int256 / UInt256', () => {
   it("writes little-endian two's complement at the limits of every width, as ClickHouse does", () => {

@@ -2,7 +2,8 @@ import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { ValueMapping } from '../types/value-mapping.js'
-import type { CodecContext, CodecFactory, Column, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, CodecFactory, ColumnCodec, ColumnInput } from './column-codec.js'
+import type { Column, ColumnStorage } from './column-layout.js'
 import { toBigInteger } from './fixed-width.js'
 import { readWords, wordsToBigInt, writeWords } from './wide-integer.js'
 
@@ -42,6 +43,10 @@ export class WideIntegerColumn implements Column<bigint | number | string> {
     for (let row = 0; row < rows; row++) out[row] = this.get(row) as bigint | string
     return out as bigint[] | string[]
   }
+
+  storage(): ColumnStorage {
+    return { kind: 'fixed', data: this.data }
+  }
 }
 
 function wideIntegerFactory(name: string, bits: 128 | 256, signed: boolean): CodecFactory {
@@ -52,6 +57,9 @@ function wideIntegerFactory(name: string, bits: 128 | 256, signed: boolean): Cod
     const int64 = context.mapping.int64
     return {
       type,
+      layout: { kind: 'fixed', type, width: words * 8, array: 'BigUint64' },
+      insertShape: 'scalar',
+      tsType: () => int64,
       decodePrefix(): void {},
       decode(reader: ByteReader, rows: number): WideIntegerColumn {
         return new WideIntegerColumn(type, readWords(reader, rows, words), words, signed, int64)

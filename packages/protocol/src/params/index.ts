@@ -1,17 +1,11 @@
 export {
-  inferParameterType,
   legacyParameterFeatures,
   modernParameterFeatures,
   type ParameterTypeFeatures,
   parameterFeaturesOf,
-} from './infer-parameter-type.js'
+} from '../types/server-type-features.js'
+export { commonParameterType, inferDynamicType, inferParameterType } from '../types/value-type-inference.js'
 export { type BoundPlaceholder, bindPlaceholders, type QueryParameters } from './parameter-binding.js'
-export {
-  escapeParameterText,
-  quoteParameterText,
-  quoteSqlIdentifier,
-  quoteWireValue,
-} from './parameter-escaping.js'
 export {
   defaultMaxQuerySize,
   maxQuerySizeOf,

@@ -1,7 +1,7 @@
 import { describeValue } from '../columns/column-codec.js'
 import { UsageError } from '../errors/usage-error.js'
+import { quoteSqlString } from '../sql/sql-quoting.js'
 import { type TypeNode, typeToString } from '../types/type-node.js'
-import { quoteParameterText } from './parameter-escaping.js'
 
 /**
  * A parameter value checked against its declared type and reduced to what both ways of
@@ -69,7 +69,7 @@ export function parameterError(
  * FixedString, and their Nullable and LowCardinality forms).
  */
 export function castableScalar(text: string, quoted: boolean, binary = false): ScalarParameter {
-  const sql = quoteParameterText(text, binary)
+  const sql = quoteSqlString(text, { binary })
   return { kind: 'scalar', text, binary, quoted, identifier: false, sql, sqlType: 'String' }
 }
 

@@ -1,7 +1,7 @@
+import { parameterCases } from '@clickwire/testing'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../errors/usage-error.js'
-import { parameterCases } from '../test-support/params-cases.js'
 import { parseType } from '../types/type-parser.js'
 import { maxQuerySizeOf, parameterLiteral, substituteParameters } from './parameter-substitution.js'
 import { scanPlaceholders } from './placeholder-scanner.js'

@@ -1,6 +1,6 @@
+import { parameterCases } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../errors/usage-error.js'
-import { parameterCases } from '../test-support/params-cases.js'
 import { parseType } from '../types/type-parser.js'
 import {
   httpQueryParameters,

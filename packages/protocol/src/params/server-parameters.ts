@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/usage-error.js'
+import { escapeSqlText, quoteSqlString } from '../sql/sql-quoting.js'
 import type { TypeNode } from '../types/type-node.js'
 import { type BoundPlaceholder, bindPlaceholders, type QueryParameters } from './parameter-binding.js'
-import { escapeParameterText, quoteParameterText, quoteWireValue } from './parameter-escaping.js'
 import type { ParameterValue } from './parameter-model.js'
 import { canonicalParameterType } from './parameter-type-names.js'
 import { toParameterValue } from './parameter-value.js'
@@ -29,7 +29,7 @@ function nestedText(value: ParameterValue): string {
     case 'null':
       return 'NULL'
     case 'scalar':
-      return value.quoted ? quoteParameterText(value.text, value.binary) : value.text
+      return value.quoted ? quoteSqlString(value.text, { binary: value.binary }) : value.text
     case 'array':
       return `[${value.items.map(nestedText).join(',')}]`
     case 'tuple':
@@ -48,7 +48,7 @@ function nestedText(value: ParameterValue): string {
 export function parameterValueText(value: ParameterValue): string {
   if (value.kind === 'null') return '\\N'
   if (value.kind !== 'scalar') return nestedText(value)
-  return value.identifier ? value.text : escapeParameterText(value.text, value.binary)
+  return value.identifier ? value.text : escapeSqlText(value.text, value.binary)
 }
 
 /**
@@ -118,7 +118,7 @@ export function nativeQueryParameters(
   sql: string,
   params: QueryParameters,
 ): Array<[name: string, value: string]> {
-  return serverParameters(sql, params).map(({ name, text }) => [name, quoteWireValue(text)])
+  return serverParameters(sql, params).map(({ name, text }) => [name, quoteSqlString(text)])
 }
 
 /** HTTP query-string fields for the parameters: `param_<name>` = text (to be URL-encoded by the caller). */

@@ -1,5 +1,6 @@
+import { hasUtf8Encoding } from '../io/byte-writer.js'
+import { quoteSqlIdentifier } from '../sql/sql-quoting.js'
 import type { TypeNode } from '../types/type-node.js'
-import { isWellFormedText, quoteSqlIdentifier } from './parameter-escaping.js'
 import {
   castableScalar,
   type ParameterPath,
@@ -21,7 +22,7 @@ function bytesText(bytes: Uint8Array): string {
 
 function checkedString(type: TypeNode, value: unknown, at: ParameterPath): string {
   if (typeof value !== 'string') throw parameterError(at, type, value, 'expected a string')
-  if (!isWellFormedText(value))
+  if (!hasUtf8Encoding(value))
     throw parameterError(at, type, value, 'contains a lone UTF-16 surrogate, which has no UTF-8 encoding')
   return value
 }

@@ -1,5 +1,5 @@
+import { quoteSqlString } from '../sql/sql-quoting.js'
 import { type TypeNode, typeToString } from '../types/type-node.js'
-import { quoteParameterText } from './parameter-escaping.js'
 import {
   castableScalar,
   expressionScalar,
@@ -91,7 +91,7 @@ const maxDateTime = 0xffff_ffffn
 
 const dateTime: ScalarHandler = (type, value, at) => {
   const zone = timeZone(type, 0)
-  const zoneArgument = zone === undefined ? '' : `, ${quoteParameterText(zone)}`
+  const zoneArgument = zone === undefined ? '' : `, ${quoteSqlString(zone)}`
   const seconds = epochSeconds(type, value, at)
   let text: string
   if (seconds !== undefined) {
@@ -102,7 +102,7 @@ const dateTime: ScalarHandler = (type, value, at) => {
   return expressionScalar(
     text,
     true,
-    `toDateTime(${quoteParameterText(text)}${zoneArgument})`,
+    `toDateTime(${quoteSqlString(text)}${zoneArgument})`,
     typeToString(type),
   )
 }
@@ -129,8 +129,8 @@ const dateTime64: ScalarHandler = (type, value, at) => {
       )
     if (parsed.year < 1900 || parsed.year > 2299)
       throw parameterError(at, type, value, 'outside 1900 to 2299')
-    const zoneArgument = zone === undefined ? '' : `, ${quoteParameterText(zone)}`
-    const sql = `toDateTime64(${quoteParameterText(value)}, ${precision}${zoneArgument})`
+    const zoneArgument = zone === undefined ? '' : `, ${quoteSqlString(zone)}`
+    const sql = `toDateTime64(${quoteSqlString(value)}, ${precision}${zoneArgument})`
     return expressionScalar(value, true, sql, typeToString(type))
   }
   let units: bigint
@@ -162,7 +162,7 @@ const dateTime64: ScalarHandler = (type, value, at) => {
     text = `${units < 0n ? '-' : ''}${pad(magnitude / scale, 10)}${magnitudeFraction}`
   }
   // The instant as UTC wall-clock time; CAST to the declared zone keeps the instant.
-  const sql = `toDateTime64(${quoteParameterText(utcText)}, ${precision}, 'UTC')`
+  const sql = `toDateTime64(${quoteSqlString(utcText)}, ${precision}, 'UTC')`
   return expressionScalar(text, true, sql, `DateTime64(${precision}, 'UTC')`)
 }
 

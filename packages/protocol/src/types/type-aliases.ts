@@ -1,3 +1,5 @@
+import { type TypeArgument, type TypeNode, typeToString } from './type-node.js'
+
 /**
  * ClickHouse's case-insensitive SQL-compatibility aliases for type families. Column types
  * the server prints use canonical names; aliases show up in user-written types such as
@@ -61,4 +63,17 @@ export function canonicalTypeName(name: string): string {
   if (/^(U?Int(8|16|32|64|128|256)|Float(32|64)|Decimal(32|64|128|256)?|String|JSON|Enum(8|16)?)$/.test(name))
     return name
   return aliases[name.toLowerCase()] ?? name
+}
+
+/** The type name as ClickHouse prints it, with SQL aliases resolved (`INT` -> `Int32`). */
+export function canonicalTypeText(node: TypeNode): string {
+  return typeToString(canonicalTypeNode(node))
+}
+
+/** The node with SQL aliases resolved at every level. */
+export function canonicalTypeNode(node: TypeNode): TypeNode {
+  const args = node.args.map(
+    (arg): TypeArgument => (arg.kind === 'type' ? { ...arg, type: canonicalTypeNode(arg.type) } : arg),
+  )
+  return { ...node, name: canonicalTypeName(node.name), args }
 }

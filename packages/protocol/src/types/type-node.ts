@@ -1,3 +1,5 @@
+import { quoteSqlIdentifierIfNeeded, quoteSqlString } from '../sql/sql-quoting.js'
+
 /**
  * A parsed ClickHouse type name. The tree is generic (a family name and its arguments)
  * so every type ClickHouse prints parses, also ones clickwire has no codec for; each
@@ -44,31 +46,21 @@ export function innerType(node: TypeNode): TypeNode {
   throw new Error(`${node.name} has no inner type`)
 }
 
-const bareIdentifier = /^[A-Za-z_][A-Za-z0-9_]*$/
-
-/** Quotes an identifier with backticks when ClickHouse would. */
-export function quoteTypeIdentifier(name: string): string {
-  if (bareIdentifier.test(name)) return name
-  return `\`${name.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``
-}
-
-/** Quotes a string literal as ClickHouse prints it in type names. */
-export function quoteTypeString(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
-}
+/** Type names are the server's text exactly: its escapes (see SqlEscapes). */
+const asServer = { escapes: 'server' } as const
 
 function argumentToString(arg: TypeArgument): string {
   switch (arg.kind) {
     case 'type':
       return arg.name === undefined
         ? typeToString(arg.type)
-        : `${arg.name.split('.').map(quoteTypeIdentifier).join('.')} ${typeToString(arg.type)}`
+        : `${arg.name.split('.').map(quoteSqlIdentifierIfNeeded).join('.')} ${typeToString(arg.type)}`
     case 'number':
       return arg.text
     case 'string':
-      return quoteTypeString(arg.value)
+      return quoteSqlString(arg.value, asServer)
     case 'enum':
-      return `${quoteTypeString(arg.name)} = ${arg.value}`
+      return `${quoteSqlString(arg.name, asServer)} = ${arg.value}`
     case 'function':
       return arg.params.length === 0
         ? arg.name
@@ -76,7 +68,7 @@ function argumentToString(arg: TypeArgument): string {
     case 'setting':
       return `${arg.name}=${argumentToString(arg.value)}`
     case 'skip':
-      return arg.regexp ? `SKIP REGEXP ${quoteTypeString(arg.path)}` : `SKIP ${arg.path}`
+      return arg.regexp ? `SKIP REGEXP ${quoteSqlString(arg.path, asServer)}` : `SKIP ${arg.path}`
   }
 }
 

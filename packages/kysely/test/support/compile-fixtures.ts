@@ -1,10 +1,10 @@
 import type { Client } from '@clickwire/client'
 import type { Generated } from 'kysely'
 import { Kysely } from 'kysely'
-import { ClickHouseDialect, type ClickHouseDialectConfig } from './index.js'
+import { ClickHouseDialect, type ClickHouseDialectConfig } from '../../src/index.js'
 
 /*
- * Shared by the unit tests (excluded from the build). A hand-written `DB` interface in the
+ * Shared by the unit tests and the modern-server test. A hand-written `DB` interface in the
  * shape `clickwire-codegen` produces: one interface per table, ClickHouse types as their JS
  * runtime values with the client's default mapping (UInt64/Int64 as bigint, Date and DateTime
  * as ClickHouse's text, Tuple as an array ...).

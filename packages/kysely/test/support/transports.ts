@@ -1,7 +1,7 @@
 import { type Client, type ClientOptions, createClient } from '@clickwire/client'
 import { Kysely, type KyselyConfig } from 'kysely'
 import { inject } from 'vitest'
-import { ClickHouseDialect, type ClickHouseDialectConfig } from '../src/index.js'
+import { ClickHouseDialect, type ClickHouseDialectConfig } from '../../src/index.js'
 
 /** Every app-level test runs once per transport with the same expectations. */
 export const transports = ['native', 'http'] as const
@@ -28,9 +28,4 @@ export function kyselyFor<DB>(
     ...options.kysely,
     dialect: new ClickHouseDialect({ client: clientFor(transport, options.client), ...dialect }),
   })
-}
-
-/** A database name unique to one test file and transport, so files can run side by side. */
-export function databaseName(file: string, transport: TransportName): string {
-  return `kysely_${file}_${transport}`
 }
