@@ -1,24 +1,25 @@
 import {
   AbortError,
   type BlockStream,
-  type ColumnMeta,
   type ExternalTable,
   type InsertResult,
+  listenForAbort,
+  newQueryId,
   type ParameterTypeFeatures,
   type Progress,
   parameterFeaturesOf,
-  parseTypeCached,
   type QueryEvents,
   type RowObject,
   registerSecret,
+  requestAbortError,
+  requestTimeoutError,
   type ServerInfo,
   type Settings,
   type Transport,
   UsageError,
 } from '@clickwire/protocol'
 import { describeEndpoints, type ResolvedClientOptions } from './client-options.js'
-import { describeSubquery } from './describe-subquery.js'
-import { type InsertValues, insertSource } from './insert-values.js'
+import type { InsertValues } from './insert-values.js'
 import { ResultSet } from './result-set.js'
 import { SqlFragment } from './sql-template.js'
 
@@ -105,18 +106,36 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   if (!signal) return promise
   AbortError.throwIfAborted(signal)
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortError(signal.reason))
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+    // One listener per signal, however many calls share it (listenForAbort).
+    const stopListening = listenForAbort(signal, () => reject(new AbortError(signal.reason)))
+    promise.then(resolve, reject).finally(stopListening)
   })
 }
 
-/** Text before the first keyword: comments, blanks and opening parentheses. */
-const leadingNoise = /^(?:\s+|--[^\n]*\n?|\/\*[\s\S]*?\*\/|\()*/
-
-/** Whether a statement is a SELECT (its columns can be asked with DESCRIBE). */
-function isSelect(sql: string): boolean {
-  return /^(?:select|with)\b/i.test(sql.replace(leadingNoise, ''))
+/**
+ * `promise` within the limits of the call `queryId` (its time limit, its signal), failing
+ * with that call's errors, as the transports word them.
+ */
+function withinCall<T>(
+  promise: Promise<T>,
+  queryId: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  if (signal?.aborted) return Promise.reject(requestAbortError('query', queryId, signal.reason))
+  if (!signal && timeoutMs <= 0) return promise
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(requestAbortError('query', queryId, signal?.reason))
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => reject(requestTimeoutError('query', queryId, timeoutMs)), timeoutMs)
+        : undefined
+    const stopListening = signal ? listenForAbort(signal, onAbort) : undefined
+    promise.then(resolve, reject).finally(() => {
+      clearTimeout(timer)
+      stopListening?.()
+    })
+  })
 }
 
 /**
@@ -154,11 +173,19 @@ export class ClickwireClient implements Client {
     return this.#timezone
   }
 
-  /** Compiles a `sql` fragment for this server (old servers lack some inferred types). */
+  /**
+   * Compiles a `sql` fragment for this server (old servers lack some inferred types). The
+   * server's version is asked within the call's limits: the first sql`` call of a client
+   * against a silent server ends with its own timeout or abort, as any other call.
+   */
   async #compile(
     query: string | SqlFragment,
     params: Readonly<Record<string, unknown>> | undefined,
-    signal: AbortSignal | undefined,
+    call: {
+      readonly queryId: string
+      readonly signal?: AbortSignal | undefined
+      readonly timeoutMs?: number | undefined
+    },
   ): Promise<{ sql: string; params: Readonly<Record<string, unknown>> | undefined }> {
     if (typeof query === 'string') return { sql: query, params }
     if (!SqlFragment.isInstance(query)) throw new UsageError('query takes a string or a sql`...` fragment')
@@ -169,7 +196,8 @@ export class ClickwireClient implements Client {
         if (this.#features === asking) this.#features = undefined
       })
     }
-    const compiled = query.compile(await abortable(this.#features, signal))
+    const limitMs = call.timeoutMs ?? this.#options.requestTimeoutMs ?? 0
+    const compiled = query.compile(await withinCall(this.#features, call.queryId, limitMs, call.signal))
     for (const name of Object.keys(params ?? {})) {
       if (name in compiled.params)
         throw new UsageError(`parameter ${name} is given twice (sql template and params)`)
@@ -177,54 +205,19 @@ export class ClickwireClient implements Client {
     return { sql: compiled.query, params: { ...params, ...compiled.params } }
   }
 
-  /**
-   * Columns of a SELECT whose result was empty. The Native format sends no header block
-   * for an empty result over HTTP (the native protocol always does), so the client asks
-   * the server with DESCRIBE, and an empty result has the same meta on both transports.
-   */
-  async #describe(
-    sql: string,
-    params: Readonly<Record<string, unknown>> | undefined,
-    options: QueryCallOptions,
-  ): Promise<readonly ColumnMeta[]> {
-    try {
-      // A trailing `-- comment` or `FORMAT Native` would break the DESCRIBE (see describeSubquery).
-      const stream = await this.#transport.query(`DESCRIBE TABLE (\n${describeSubquery(sql)}\n)`, {
-        params,
-        settings: options.settings,
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-      })
-      const meta: ColumnMeta[] = []
-      for await (const block of stream) {
-        const names = block.columns.find((column) => column.name === 'name')?.column
-        const types = block.columns.find((column) => column.name === 'type')?.column
-        if (!names || !types) return []
-        for (let row = 0; row < block.rows; row++) {
-          const type = String(types.get(row))
-          meta.push({ name: String(names.get(row)), type, typeNode: parseTypeCached(type) })
-        }
-      }
-      return meta
-    } catch (error) {
-      if (AbortError.isInstance(error)) throw error
-      // A statement DESCRIBE cannot take: the result simply has no columns to show.
-      return []
-    }
-  }
-
   async query<Row = RowObject>(
     query: string | SqlFragment,
     options: QueryCallOptions = {},
   ): Promise<ResultSet<Row>> {
     this.#assertOpen()
-    const { sql, params } = await this.#compile(query, options.params, options.signal)
-    const stream: BlockStream = await this.#transport.query(sql, { ...options, params })
+    // The id is chosen here, so that a wait before the request (the server's version for a
+    // sql`` fragment) ends with the error of the same query id the transport would use.
+    const queryId = options.queryId ?? newQueryId()
+    const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
+    const stream: BlockStream = await this.#transport.query(sql, { ...options, queryId, params })
     try {
-      let meta = await stream.columns()
-      if (meta.length === 0 && this.#transport.kind === 'http' && isSelect(sql)) {
-        meta = await this.#describe(sql, params, options)
-      }
+      // Both transports give a result its columns, also when it has no rows.
+      const meta = await stream.columns()
       const timezone = await abortable(this.#serverTimezone(), options.signal)
       return new ResultSet<Row>(stream, { meta, timezone })
     } catch (error) {
@@ -241,6 +234,8 @@ export class ClickwireClient implements Client {
     this.#assertOpen()
     AbortError.throwIfAborted(options.signal)
     const blockRows = options.blockRows ?? this.#options.insertBlockRows ?? 65_536
+    // Loaded on the first insert: a page that only reads does not carry the insert code.
+    const { insertSource } = await import('./insert-values.js')
     const source = await insertSource(values as InsertValues<unknown>, blockRows)
     try {
       return await this.#transport.insert(table, (header) => source.batches(header), {
@@ -255,8 +250,9 @@ export class ClickwireClient implements Client {
 
   async command(query: string | SqlFragment, options: CommandCallOptions = {}): Promise<CommandResult> {
     this.#assertOpen()
-    const { sql, params } = await this.#compile(query, options.params, options.signal)
-    return this.#transport.command(sql, { ...options, params })
+    const queryId = options.queryId ?? newQueryId()
+    const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
+    return this.#transport.command(sql, { ...options, queryId, params })
   }
 
   async ping(options: PingCallOptions = {}): Promise<void> {

@@ -1,4 +1,6 @@
-// What both entry points export besides `createClient`.
+// What both entry points export besides `createClient`. Every function an error message tells
+// users to call is here (typedValue for Variant/Dynamic/JSON values, the sql tag's helpers):
+// client-exports.test.ts checks it.
 export {
   AbortError,
   ClickHouseError,
@@ -15,6 +17,8 @@ export {
   type Settings,
   type SettingValue,
   TimeoutError,
+  type TypedValue,
+  typedValue,
   UsageError,
   type ValueMapping,
 } from '@clickwire/protocol'
@@ -28,6 +32,7 @@ export type {
 } from './clickwire-client.js'
 export { type ClientOptions, parseClientUrl, type TlsOptions } from './client-options.js'
 export type { ArrowLike, ColumnValues, InsertChunk, InsertValues } from './insert-values.js'
+export { jsonReplacer } from './json-replacer.js'
 export type { ColumnValuesOf, NumberArray, ResultColumns } from './result-columns.js'
 export { type BlockIterationOptions, ResultBlock, ResultSet } from './result-set.js'
 export {

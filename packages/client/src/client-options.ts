@@ -1,16 +1,15 @@
-import { parseConnectionUrl, type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
+import {
+  type CompressionOption,
+  type HostStrategy,
+  parseConnectionUrl,
+  type Settings,
+  type TlsOptions,
+  UsageError,
+  type ValueMapping,
+} from '@clickwire/protocol'
 
-/** TLS settings for `clickhouses://` and `https://`. Verification is on by default. */
-export interface TlsOptions {
-  /** CA certificate(s) to trust (PEM) instead of the system's. */
-  readonly ca?: string | readonly string[] | undefined
-  /** Client certificate and key (PEM). */
-  readonly cert?: string | undefined
-  readonly key?: string | undefined
-  /** Default true. False accepts any certificate: for tests only. */
-  readonly rejectUnauthorized?: boolean | undefined
-  readonly servername?: string | undefined
-}
+/** TLS settings for `clickhouses://` and `https://` (protocol's, shared by both transports). */
+export type { TlsOptions }
 
 /**
  * Options of {@link createClient}. Ours are camelCase; ClickHouse settings go in `settings`
@@ -28,8 +27,13 @@ export interface ClientOptions extends Partial<ValueMapping> {
   readonly database?: string | undefined
   /** ClickHouse settings sent with every request. */
   readonly settings?: Settings | undefined
-  /** Block compression: native `lz4` (default) / `zstd` / `none`; HTTP request bodies `lz4`/`zstd`/`gzip`/`none`. */
-  readonly compression?: 'lz4' | 'zstd' | 'gzip' | 'none' | undefined
+  /**
+   * Compression (protocol's {@link CompressionOption}). Native: block compression both ways,
+   * `lz4` (default) / `zstd` / `none` (`gzip` means `lz4` there). HTTP: request bodies
+   * `lz4` / `zstd` / `gzip` / `none` (default); the detailed form `{ request, response,
+   * codecs }` also compresses HTTP answers (`gzip`, `deflate`, `frames`).
+   */
+  readonly compression?: CompressionOption | undefined
   readonly tls?: TlsOptions | undefined
   readonly connectTimeoutMs?: number | undefined
   /** Default limit for one query or request (0: none). */
@@ -43,8 +47,15 @@ export interface ClientOptions extends Partial<ValueMapping> {
   readonly idleTimeoutMs?: number | undefined
   /** Most connections open at once. */
   readonly maxConnections?: number | undefined
+  /**
+   * Longest wait for a free connection when all `maxConnections` are in use (default 30 s;
+   * 0 for none), then a TimeoutError (`timeout: 'acquire'`). Each result holds its
+   * connection until it is read to the end or cancelled, so results left unread would
+   * otherwise make the next query wait forever. Native for now; HTTP to follow.
+   */
+  readonly acquireTimeoutMs?: number | undefined
   /** With several hosts: try them `in-order` (failover), `round-robin`, or `random`. */
-  readonly hostStrategy?: 'in-order' | 'round-robin' | 'random' | undefined
+  readonly hostStrategy?: HostStrategy | undefined
   /** How long a failed host is set aside. */
   readonly hostCooldownMs?: number | undefined
   /** Reported to the server as the client name (native). */
@@ -100,6 +111,7 @@ const urlOptions: Record<string, (value: string) => unknown> = {
   receiveTimeoutMs: Number,
   idleTimeoutMs: Number,
   maxConnections: Number,
+  acquireTimeoutMs: Number,
   hostStrategy: String,
   hostCooldownMs: Number,
   clientName: String,
@@ -180,6 +192,7 @@ const optionNames = new Set([
   'receiveTimeoutMs',
   'idleTimeoutMs',
   'maxConnections',
+  'acquireTimeoutMs',
   'hostStrategy',
   'hostCooldownMs',
   'clientName',

@@ -1,7 +1,7 @@
 import { ClickwireClient, type Client } from './clickwire-client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
-import { httpTransportFor } from './http-transports.js'
-import { nativeTransportFor } from './native-transport-node.js'
+import { httpTransportFor } from './http-transport-factory.js'
+import { nativeTransportFor } from './native-transport-factory-node.js'
 
 /**
  * Creates a client. The URL scheme picks the transport: `clickhouse://` / `clickhouses://`

@@ -1,7 +1,7 @@
 import { UsageError } from '@clickwire/protocol'
 import { ClickwireClient, type Client } from './clickwire-client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
-import { httpTransportFor } from './http-transports.js'
+import { httpTransportFor } from './http-transport-factory.js'
 
 /**
  * Creates a client where only HTTP exists (browsers, edge runtimes, workers): the entry

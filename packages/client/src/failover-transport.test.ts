@@ -73,4 +73,34 @@ describe('FailoverTransport', () => {
     await expect(failover.ping()).rejects.toMatchObject({ code: 'ECONNREFUSED' })
     expect(calls.sort()).toEqual(['a', 'b'])
   })
+
+  it('brings a refused host back once its cooldown is over', async () => {
+    const calls: string[] = []
+    let now = 0
+    let down = true
+    const flaky = endpoint('a', calls)
+    const failover = new FailoverTransport(
+      [
+        {
+          ...flaky,
+          ping: async () => {
+            calls.push('a')
+            if (down) throw refused()
+          },
+        },
+        endpoint('b', calls),
+      ],
+      'in-order',
+      1000,
+      { now: () => now },
+    )
+    await failover.ping()
+    now = 999
+    await failover.ping()
+    down = false
+    now = 1000
+    await failover.ping()
+    await failover.ping()
+    expect(calls).toEqual(['a', 'b', 'b', 'a', 'a'])
+  })
 })

@@ -1,6 +1,9 @@
 import {
   type BlockStream,
   ConnectionError,
+  HostSelector,
+  type HostSelectorSources,
+  type HostStrategy,
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
@@ -11,53 +14,37 @@ import {
   type Transport,
 } from '@clickwire/protocol'
 
-type Strategy = 'in-order' | 'round-robin' | 'random'
-
 /**
  * Several HTTP endpoints behind one transport. A request goes to the first endpoint the
- * strategy picks; when that endpoint cannot be reached (a ConnectionError before any
- * response), the next one is tried and the failed one is set aside for a cooldown.
+ * strategy picks (protocol's HostSelector, as native's hosts); when that endpoint cannot be
+ * reached (a ConnectionError before any response), the next one is tried and the failed
+ * one is set aside for a cooldown.
  * Inserts move on only when the connection failed before anything was sent, which a
  * ConnectionError from the transport guarantees (it never retries once a body started).
  */
 export class FailoverTransport implements Transport {
   readonly kind = 'http' as const
-  private next = 0
-  private readonly failedUntil = new Map<Transport, number>()
+  readonly #hosts: HostSelector<Transport>
 
   constructor(
     private readonly transports: readonly Transport[],
-    private readonly strategy: Strategy,
-    private readonly cooldownMs: number,
-  ) {}
-
-  private order(): Transport[] {
-    let ordered = [...this.transports]
-    if (this.strategy === 'round-robin') {
-      const start = this.next++ % ordered.length
-      ordered = [...ordered.slice(start), ...ordered.slice(0, start)]
-    } else if (this.strategy === 'random') {
-      for (let i = ordered.length - 1; i > 0; i--) {
-        const j = Math.floor(Math.random() * (i + 1))
-        ;[ordered[i], ordered[j]] = [ordered[j]!, ordered[i]!]
-      }
-    }
-    const now = Date.now()
-    const healthy = ordered.filter((transport) => (this.failedUntil.get(transport) ?? 0) <= now)
-    const resting = ordered.filter((transport) => (this.failedUntil.get(transport) ?? 0) > now)
-    return [...healthy, ...resting]
+    strategy: HostStrategy,
+    cooldownMs: number,
+    sources?: HostSelectorSources,
+  ) {
+    this.#hosts = new HostSelector(transports, strategy, cooldownMs, sources)
   }
 
   private async attempt<T>(call: (transport: Transport) => Promise<T>): Promise<T> {
     let lastError: unknown
-    for (const transport of this.order()) {
+    for (const transport of this.#hosts.candidates()) {
       try {
         const result = await call(transport)
-        this.failedUntil.delete(transport)
+        this.#hosts.succeeded(transport)
         return result
       } catch (error) {
         if (!(ConnectionError.isInstance(error) && unreachable(error))) throw error
-        this.failedUntil.set(transport, Date.now() + this.cooldownMs)
+        this.#hosts.failed(transport)
         lastError = error
       }
     }

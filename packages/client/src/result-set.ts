@@ -12,7 +12,8 @@ import {
   UsageError,
 } from '@clickwire/protocol'
 import type { RecordBatch, Table } from 'apache-arrow'
-import { ArrowConverter } from './arrow-table.js'
+import { loadArrow } from './arrow-loader.js'
+import type { ArrowConverter } from './arrow-table.js'
 import type { ResultColumns } from './result-columns.js'
 
 /**
@@ -59,7 +60,7 @@ export class ResultBlock<Row = RowObject> {
   constructor(
     /** The decoded block as the transport delivered it. */
     readonly native: NativeBlock,
-    private readonly converter: () => ArrowConverter,
+    private readonly converter: () => Promise<ArrowConverter>,
   ) {}
 
   get rowCount(): number {
@@ -101,9 +102,12 @@ export class ResultBlock<Row = RowObject> {
     return rowArrays(this.native)
   }
 
-  /** The block as an Arrow record batch (numeric columns share the block's buffers). */
-  arrow(): RecordBatch {
-    return this.converter().recordBatch(this.native)
+  /**
+   * The block as an Arrow record batch (numeric columns share the block's buffers). A
+   * promise because apache-arrow is loaded on the first call (see {@link ResultSet.arrow}).
+   */
+  async arrow(): Promise<RecordBatch> {
+    return (await this.converter()).recordBatch(this.native)
   }
 }
 
@@ -143,7 +147,7 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
   readonly #stream: BlockStream
   readonly #timezone: string
   #consumed = false
-  #converter: ArrowConverter | undefined
+  #converter: Promise<ArrowConverter> | undefined
 
   constructor(stream: BlockStream, setup: ResultSetSetup) {
     this.#stream = stream
@@ -192,8 +196,14 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
     return this.#stream
   }
 
-  #arrowConverter = (): ArrowConverter => {
-    this.#converter ??= new ArrowConverter(this.meta, this.#timezone)
+  #arrowConverter = (): Promise<ArrowConverter> => {
+    this.#converter ??= loadArrow().then(
+      ({ ArrowConverter }) => new ArrowConverter(this.meta, this.#timezone),
+    )
+    // A failed load is asked again next time (loadArrow retries).
+    this.#converter.catch(() => {
+      this.#converter = undefined
+    })
     return this.#converter
   }
 
@@ -283,10 +293,12 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
   /**
    * The result as an apache-arrow Table: one record batch per block. Numeric columns
    * (integers, floats, Date32, DateTime64, Decimal128/256) share the received buffers;
-   * see the README for how each ClickHouse type maps to Arrow.
+   * see the README for how each ClickHouse type maps to Arrow. apache-arrow is loaded on
+   * the first call (not when the package is imported); if it cannot be, this is a
+   * UsageError and the result is still unread.
    */
   async arrow(): Promise<Table> {
-    const converter = this.#arrowConverter()
+    const converter = await this.#arrowConverter()
     const batches: RecordBatch[] = []
     for await (const block of this.#take()) if (block.rows > 0) batches.push(converter.recordBatch(block))
     return converter.table(batches)

@@ -2,7 +2,7 @@ import {
   inferParameterType,
   modernParameterFeatures,
   type ParameterTypeFeatures,
-  quoteSqlIdentifier,
+  quoteQualifiedName,
   type TypedArray,
   type TypeNode,
   typeToString,
@@ -47,7 +47,7 @@ export class SqlIdentifier {
     })
   }
   toSql(): string {
-    return this.parts.map(quoteSqlIdentifier).join('.')
+    return quoteQualifiedName(this.parts)
   }
 }
 

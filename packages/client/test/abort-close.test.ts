@@ -2,7 +2,7 @@
 // server stops the work, and the client stays usable; close() and `await using` end it.
 import { describe, expect, it } from 'vitest'
 import { AbortError, type Client, UsageError } from '../src/index.js'
-import { clientFor, thrown, transports, uniqueTable } from './transports.js'
+import { clientFor, thrown, transports, uniqueTable } from './support/transports.js'
 
 /** Waits until the server no longer runs `queryId` (it was cancelled or killed); false after 5 s. */
 async function stoppedOnServer(observer: Client, queryId: string): Promise<boolean> {

@@ -29,9 +29,9 @@ import {
   Utf8,
 } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { referenceVector, tableValues, typeSignature, vectorValues } from './arrow-reference.js'
-import { clientFor, transports, uniqueTable } from './transports.js'
-import { catalog, catalogDefinitions, catalogRows, catalogValues } from './type-catalog.js'
+import { referenceVector, tableValues, typeSignature, vectorValues } from './support/arrow-reference.js'
+import { clientFor, transports, uniqueTable } from './support/transports.js'
+import { catalog, catalogDefinitions, catalogRows, catalogValues } from './support/type-catalog.js'
 
 const list = (type: DataType, nullable = false) => new List(new Field('item', type, nullable))
 const dictionary = (type: DataType = new Utf8()) => new Dictionary(type, new Int32())
@@ -188,7 +188,7 @@ describe.each(transports)('%s', (transport) => {
     let blocks = 0
     for await (const block of rs.blocks()) {
       blocks++
-      const batch = block.arrow()
+      const batch = await block.arrow()
       const received = block.native.columns.map(
         (column) => (column.column as { data?: ArrayBufferView }).data,
       )

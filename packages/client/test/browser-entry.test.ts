@@ -2,14 +2,14 @@
 // no `node:*` module, and the bundle itself runs: HTTP queries work, clickhouse:// URLs
 // fail with a UsageError. The Node entry, bundled the same way, does need node modules
 // (which shows the check can fail).
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { server, transports, urlFor } from './transports.js'
+import { server, transports, urlFor } from './support/transports.js'
 
 interface Bundle {
   /** Node built-in modules and native addons the entry reached. */
@@ -77,6 +77,23 @@ describe.each(transports)('%s', (transport) => {
         { n: 1n, s: '1' },
       ])
       expect(server.httpUrl).toBe(urlFor('http'))
+    })
+
+    it('loads apache-arrow from its own chunk for arrow(), and inserts from the bundle', async () => {
+      // The bundler split the lazily imported Arrow code off the entry.
+      expect(readdirSync(browser.dir).filter((file) => file.startsWith('arrow-table'))).toHaveLength(1)
+      expect(readFileSync(join(browser.dir, 'client.js'), 'utf8')).not.toContain('RecordBatchReader')
+      await using ch = clientModule.createClient(urlFor('http'))
+      const table = await (await ch.query('SELECT number AS n FROM system.numbers LIMIT 3')).arrow()
+      expect(table.numRows).toBe(3)
+      expect(Array.from(table.getChild('n')!.toArray() as BigUint64Array)).toEqual([0n, 1n, 2n])
+      const name = `browser_insert_${Date.now().toString(36)}`
+      await ch.command(`CREATE TABLE ${name} (n UInt8) ENGINE = Memory`)
+      try {
+        expect(await ch.insert(name, [{ n: 7 }])).toMatchObject({ rowsWritten: 1 })
+      } finally {
+        await ch.command(`DROP TABLE ${name}`)
+      }
     })
   } else {
     it('refuses clickhouse:// with a UsageError that says why', () => {

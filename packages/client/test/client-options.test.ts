@@ -13,7 +13,7 @@ import {
   thrown,
   transports,
   urlFor,
-} from './transports.js'
+} from './support/transports.js'
 
 /** The value of a setting as the server applies it to the query. */
 async function settingOf(

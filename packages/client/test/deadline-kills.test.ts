@@ -7,7 +7,7 @@
 import { modernKeeperQueryId } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import { AbortError, type Client, TimeoutError } from '../src/index.js'
-import { clientFor, server, thrown, transports } from './transports.js'
+import { clientFor, server, thrown, transports } from './support/transports.js'
 
 const silentQuery =
   'SELECT count() AS n FROM numbers(200) WHERE sleepEachRow(0.5) = 0 ' +

@@ -12,7 +12,7 @@ import {
   TimeoutError,
   UsageError,
 } from '../src/index.js'
-import { clientFor, deadPort, server, thrown, transports } from './transports.js'
+import { clientFor, deadPort, server, thrown, transports } from './support/transports.js'
 
 /** Runs `run` and returns what it threw (failing the test if it did not throw). */
 const proxies: Partial<Record<'native' | 'http', FaultProxy>> = {}

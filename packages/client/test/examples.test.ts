@@ -2,7 +2,7 @@
 // what the README says it prints.
 import { readdirSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { transports, urlFor } from './transports.js'
+import { transports, urlFor } from './support/transports.js'
 
 const expected: Record<string, readonly string[]> = {
   'quick-start.ts': ['n: UInt64, square: UInt64', '0 squared is 0', '1 squared is 1', '2 squared is 4'],

@@ -9,7 +9,7 @@
 import { ClickwireError, createClient } from '@clickwire/client'
 import { FaultProxy } from '@clickwire/testing'
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { transports } from './transports.js'
+import { transports } from './support/transports.js'
 
 const server = inject('clickhouse')
 const rows = Array.from({ length: 100 }, (_, id) => ({ id, s: `row ${id}` }))

@@ -3,8 +3,8 @@
 import { DateDay, Field, Int32, List, Table, tableFromArrays, Utf8, vectorFromArray } from 'apache-arrow'
 import { describe, expect, it } from 'vitest'
 import { ClickHouseError, type Client, UsageError } from '../src/index.js'
-import { clientFor, server, thrown, transports, uniqueTable } from './transports.js'
-import { catalog, catalogDefinitions, catalogRows } from './type-catalog.js'
+import { clientFor, server, thrown, transports, uniqueTable } from './support/transports.js'
+import { catalog, catalogDefinitions, catalogRows } from './support/type-catalog.js'
 
 /** A fresh table for one test (Memory unless told), dropped afterwards. */
 async function withTable(

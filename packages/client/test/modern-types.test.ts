@@ -8,7 +8,7 @@ import type { Client } from '../src/index.js'
 import type { JsonNode } from './support/lossless-json.js'
 import { type ModernCase, modernCases } from './support/modern-type-cases.js'
 import { expectedValue, hintExpr, parseRow, serverLines, serverRun } from './support/server-oracle.js'
-import { clientFor, server, transports, uniqueTable } from './transports.js'
+import { clientFor, server, transports, uniqueTable } from './support/transports.js'
 
 const modern = server.generation === 'modern'
 

@@ -4,7 +4,7 @@
 // failed with a write reset). 26.x takes the values as parameters, beside the text.
 import { UsageError } from '@clickwire/protocol'
 import { describe, expect, inject, it } from 'vitest'
-import { clientFor, transports } from './transports.js'
+import { clientFor, transports } from './support/transports.js'
 
 const server = inject('clickhouse')
 const secretish = `private-${'x'.repeat(512 * 1024)}`

@@ -6,7 +6,7 @@
 // expectations stay exact; see the README's "Transport differences".
 import { emptyProgress } from '@clickwire/protocol'
 import { describe, expect, it } from 'vitest'
-import { clientFor, server, transports } from './transports.js'
+import { clientFor, server, transports } from './support/transports.js'
 
 const old = server.version.startsWith('18.')
 

@@ -3,7 +3,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { inspect } from 'node:util'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { transports, urlFor } from './transports.js'
+import { transports, urlFor } from './support/transports.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 const opening = /```ts\n([\s\S]*?)```/.exec(readme)![1]!

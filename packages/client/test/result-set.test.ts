@@ -2,8 +2,8 @@
 // the same expectations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UsageError } from '../src/index.js'
-import { clientFor, transports, uniqueTable } from './transports.js'
-import { catalog, catalogDefinitions, catalogRows, catalogValues } from './type-catalog.js'
+import { clientFor, transports, uniqueTable } from './support/transports.js'
+import { catalog, catalogDefinitions, catalogRows, catalogValues } from './support/type-catalog.js'
 
 /** The typed array columns() gives per numeric type (default mapping). */
 const typedArrays: Record<string, new (length: number) => ArrayLike<unknown>> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { sql } from '../src/index.js'
-import { clientFor, transports } from './transports.js'
+import { clientFor, transports } from './support/transports.js'
 
 describe.each(transports)('%s', (transport) => {
   it('queries rows, columns and arrow', async () => {

@@ -3,7 +3,7 @@
 // layout, Nullable ones too from 54483, and Tuple elements each with their own kinds.
 import { describe, expect, it } from 'vitest'
 import type { Client } from '../src/index.js'
-import { clientFor, server, transports, uniqueTable } from './transports.js'
+import { clientFor, server, transports, uniqueTable } from './support/transports.js'
 
 const modern = server.generation === 'modern'
 

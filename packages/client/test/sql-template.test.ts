@@ -4,7 +4,7 @@
 // type follows the server: 18.16 has no Bool and no DateTime64, 26.x has both.
 import { describe, expect, it } from 'vitest'
 import { sql, UsageError } from '../src/index.js'
-import { clientFor, server, transports } from './transports.js'
+import { clientFor, server, transports } from './support/transports.js'
 
 const modern = server.generation === 'modern'
 

@@ -2,7 +2,7 @@
 // transports with the same expectations.
 import { describe, expect, it } from 'vitest'
 import { type Client, sql, UsageError } from '../src/index.js'
-import { clientFor, transports, uniqueTable } from './transports.js'
+import { clientFor, transports, uniqueTable } from './support/transports.js'
 
 const surrogate =
   'contains a lone UTF-16 surrogate, which has no UTF-8 encoding; pass a Uint8Array to store arbitrary bytes'

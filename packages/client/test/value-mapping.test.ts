@@ -2,7 +2,7 @@
 // in rows and in columns, top-level and nested.
 import { describe, expect, it } from 'vitest'
 import { type ClientOptions, createClient } from '../src/index.js'
-import { clientFor, transports, urlFor } from './transports.js'
+import { clientFor, transports, urlFor } from './support/transports.js'
 
 const query = `SELECT
   toInt64(-5) AS i64, toUInt64(18446744073709551615) AS u64, [toInt64(1), toInt64(-2)] AS ai64,

@@ -61,7 +61,7 @@ export function fetchBackend(
     name: 'fetch',
     async send(request: BackendRequest): Promise<BackendResponse> {
       if (closed) throw backendFailure('before-response', new UsageError('the backend is closed'))
-      const idle = new IdleTimer(request.idleTimeoutMs)
+      const idle = new IdleTimer(request.receiveTimeoutMs)
       const signal = idle.link(request.signal)
       let response: Response
       try {

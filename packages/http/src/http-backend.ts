@@ -16,7 +16,7 @@ export interface BackendRequest {
   /** Aborts the request, or the reading of its body. */
   readonly signal: AbortSignal
   /** Longest wait for the response headers or for the next body chunk, 0 for none. */
-  readonly idleTimeoutMs: number
+  readonly receiveTimeoutMs: number
 }
 
 /** Response headers, looked up case-insensitively; repeated headers are joined with `, `. */

@@ -1,4 +1,16 @@
-import { type CompressionCodecs, type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
+import {
+  type CompressionCodecs,
+  type CompressionOption,
+  type RequestCompression,
+  type ResponseCompression,
+  resolveCompression,
+  type Settings,
+  type TlsOptions,
+  UsageError,
+  type ValueMapping,
+} from '@clickwire/protocol'
+
+export type { RequestCompression, ResponseCompression }
 
 /** How credentials reach the server. */
 export type AuthMode =
@@ -10,27 +22,6 @@ export type AuthMode =
   | 'url'
   /** Send none (a proxy in front adds them). */
   | 'none'
-
-/** Compression of request bodies (inserts). */
-export type RequestCompression =
-  /** ClickHouse compressed frames with LZ4 and `decompress=1`. */
-  | 'lz4'
-  /** ClickHouse compressed frames with ZSTD and `decompress=1`. */
-  | 'zstd'
-  /** `Content-Encoding: gzip`. */
-  | 'gzip'
-
-/** Compression of responses. */
-export type ResponseCompression =
-  /** HTTP `Content-Encoding: gzip` with `enable_http_compression=1`. */
-  | 'gzip'
-  /** HTTP `Content-Encoding: deflate` with `enable_http_compression=1`. */
-  | 'deflate'
-  /**
-   * ClickHouse compressed frames with `compress=1`, where the server gets it right: checked
-   * once per transport (Debian's 18.16 answers an empty body), falling back to none.
-   */
-  | 'frames'
 
 export interface HttpTransportOptions {
   /** `http(s)://[user[:password]@]host:port[/path]`; credentials in the URL are taken as options. */
@@ -66,30 +57,35 @@ export interface HttpTransportOptions {
   readonly headerPrefix?: string | undefined
   /** Extra headers for every request (not in simple-request mode). */
   readonly headers?: Readonly<Record<string, string>> | undefined
-  readonly compression?:
-    | {
-        readonly request?: RequestCompression | readonly RequestCompression[] | false | undefined
-        readonly response?: ResponseCompression | false | undefined
-        /** Block codecs for compressed frames (protocol's `nodeCompression()` / `portableCompression()`). */
-        readonly codecs?: CompressionCodecs | undefined
-      }
-    | undefined
+  /**
+   * Compression (default none; protocol's {@link CompressionOption}): a method name compresses
+   * request bodies (`lz4` / `zstd` frames with `decompress=1`, or `gzip`); the detailed form
+   * `{ request, response, codecs }` also compresses answers (`gzip`, `deflate`, `frames`).
+   */
+  readonly compression?: CompressionOption | undefined
   /** Longest wait for a TCP/TLS connection (Node only; default 10 s). */
   readonly connectTimeoutMs?: number | undefined
   /** Longest time a whole request may take, body included (default: none). */
   readonly requestTimeoutMs?: number | undefined
-  /** Longest wait for the response headers or the next body chunk (default 5 min; 0 for none). */
-  readonly idleTimeoutMs?: number | undefined
+  /**
+   * Longest wait for the response headers or the next body chunk (default 5 min; 0 for
+   * none). Was `idleTimeoutMs` before the transports shared the client's names.
+   */
+  readonly receiveTimeoutMs?: number | undefined
   /**
    * How long an unused kept-alive socket stays open (Node only; default 2500 ms). When the
    * server announces its own limit (`Keep-Alive: timeout=N`), sockets are closed
    * {@link keepAliveMarginMs} before it, so that a request rarely meets a socket the server
    * is closing (18.16 closes idle sockets after 3 s).
    */
+  readonly idleTimeoutMs?: number | undefined
+  /** @deprecated Renamed {@link idleTimeoutMs}, the client's and native's name; this alias goes in the next release. */
   readonly keepAliveIdleMs?: number | undefined
   /** Default 1000 ms. */
   readonly keepAliveMarginMs?: number | undefined
   /** Most sockets open to the server at once (Node only; default 10). */
+  readonly maxConnections?: number | undefined
+  /** @deprecated Renamed {@link maxConnections}, the client's and native's name; this alias goes in the next release. */
   readonly maxOpenConnections?: number | undefined
   /** The fetch to use (default the global one); also selects the fetch backend in Node. */
   readonly fetch?: typeof fetch | undefined
@@ -108,13 +104,7 @@ export interface HttpTransportOptions {
    */
   readonly parameters?: 'auto' | 'server' | 'client' | undefined
   /** TLS options for `https:` URLs (Node only). */
-  readonly tls?:
-    | {
-        readonly ca?: string | readonly string[] | undefined
-        readonly rejectUnauthorized?: boolean | undefined
-        readonly servername?: string | undefined
-      }
-    | undefined
+  readonly tls?: TlsOptions | undefined
   /** Bytes of a response allowed to wait unread before the socket is paused (Node only; default 8 MiB). */
   readonly highWaterMark?: number | undefined
 }
@@ -138,10 +128,10 @@ export interface ResolvedOptions {
   readonly codecs: CompressionCodecs | undefined
   readonly connectTimeoutMs: number
   readonly requestTimeoutMs: number
+  readonly receiveTimeoutMs: number
   readonly idleTimeoutMs: number
-  readonly keepAliveIdleMs: number
   readonly keepAliveMarginMs: number
-  readonly maxOpenConnections: number
+  readonly maxConnections: number
   readonly simpleRequests: boolean
   readonly mapping: Partial<ValueMapping> | undefined
   readonly parameters: 'auto' | 'server' | 'client'
@@ -178,8 +168,8 @@ export function resolveOptions(options: HttpTransportOptions): ResolvedOptions {
     throw new UsageError('simple requests carry no custom headers: use auth "url" (or "none")')
   }
   if (!['basic', 'headers', 'url', 'none'].includes(auth)) throw new UsageError(`unknown auth mode ${auth}`)
-  const request = options.compression?.request
-  const requestCompression = request ? (typeof request === 'string' ? [request] : [...request]) : []
+  const compression = resolveCompression(options.compression)
+  const requestCompression = [...compression.request]
   for (const method of requestCompression) {
     if (!['lz4', 'zstd', 'gzip'].includes(method))
       throw new UsageError(`unknown request compression ${method}`)
@@ -187,7 +177,7 @@ export function resolveOptions(options: HttpTransportOptions): ResolvedOptions {
   if (requestCompression.includes('lz4') && requestCompression.includes('zstd')) {
     throw new UsageError('request compression takes one frame method: lz4 or zstd')
   }
-  const response = options.compression?.response || undefined
+  const response = compression.response
   if (response !== undefined && !['gzip', 'deflate', 'frames'].includes(response)) {
     throw new UsageError(`unknown response compression ${response}`)
   }
@@ -200,9 +190,9 @@ export function resolveOptions(options: HttpTransportOptions): ResolvedOptions {
   const parameters = options.parameters ?? 'auto'
   if (!['auto', 'server', 'client'].includes(parameters))
     throw new UsageError(`unknown parameters mode ${parameters}`)
-  const maxOpenConnections = options.maxOpenConnections ?? 10
-  if (!(Number.isInteger(maxOpenConnections) && maxOpenConnections >= 1)) {
-    throw new UsageError(`maxOpenConnections must be an integer >= 1, got ${maxOpenConnections}`)
+  const maxConnections = options.maxConnections ?? options.maxOpenConnections ?? 10
+  if (!(Number.isInteger(maxConnections) && maxConnections >= 1)) {
+    throw new UsageError(`maxConnections must be an integer >= 1, got ${maxConnections}`)
   }
   const keepAliveMarginMs = options.keepAliveMarginMs ?? 1000
   if (!Number.isFinite(keepAliveMarginMs)) throw new UsageError('keepAliveMarginMs must be a finite number')
@@ -221,13 +211,13 @@ export function resolveOptions(options: HttpTransportOptions): ResolvedOptions {
     headers: { ...options.headers },
     requestCompression,
     responseCompression: response,
-    codecs: options.compression?.codecs,
+    codecs: compression.codecs,
     connectTimeoutMs: nonNegative('connectTimeoutMs', options.connectTimeoutMs, 10_000),
     requestTimeoutMs: nonNegative('requestTimeoutMs', options.requestTimeoutMs, 0),
-    idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs, 300_000),
-    keepAliveIdleMs: nonNegative('keepAliveIdleMs', options.keepAliveIdleMs, 2500),
+    receiveTimeoutMs: nonNegative('receiveTimeoutMs', options.receiveTimeoutMs, 300_000),
+    idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs ?? options.keepAliveIdleMs, 2500),
     keepAliveMarginMs,
-    maxOpenConnections,
+    maxConnections,
     simpleRequests,
     mapping: options.mapping,
     parameters,

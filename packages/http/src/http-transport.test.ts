@@ -3,6 +3,7 @@ import {
   ByteWriter,
   ClickHouseError,
   ConnectionError,
+  clientRevision,
   compressFrames,
   defaultValueMapping,
   NativeBlockWriter,
@@ -61,7 +62,8 @@ function scripted(replies: Reply[]): HttpBackend & { requests: BackendRequest[] 
   }
 }
 
-const version = () => reply(200, '25.11.1.1\tEurope/Berlin\n')
+// The server probe's answer: version(), timezone(), the Revision metric, VERSION_REVISION, VERSION_FULL.
+const version = () => reply(200, '25.11.1.1\tEurope/Berlin\t0\t54500\tClickHouse 25.11.1.1\n')
 
 function transport(backend: HttpBackend, options: Partial<HttpTransportOptions> = {}) {
   return new HttpTransport({ url: 'http://ch.test:8123', ...options }, () => backend, {
@@ -97,10 +99,13 @@ describe('HttpTransport over a scripted backend', () => {
     const url = new URL(backend.requests[1]!.url)
     expect(url.searchParams.get('param_n')).toBe('7')
     expect(url.searchParams.get('default_format')).toBe('Native')
-    expect(await http.serverInfo()).toMatchObject({
-      version: '25.11.1.1',
+    // What the native Hello of the same server gives: major.minor.patch, the negotiated revision.
+    expect(await http.serverInfo()).toEqual({
+      name: 'ClickHouse',
+      version: '25.11.1',
       timezone: 'Europe/Berlin',
-      revision: 0,
+      revision: Math.min(clientRevision, 54500),
+      displayName: '',
     })
   })
 
@@ -149,7 +154,7 @@ describe('HttpTransport over a scripted backend', () => {
     })
     const backend = scripted([version(), stale(), reply(200, numbers(1)), stale(), stale(), stale(), stale()])
     // Two pooled sockets: a read may meet two stale ones, then it gives up.
-    const http = transport(backend, { maxOpenConnections: 2 })
+    const http = transport(backend, { maxConnections: 2 })
     expect(await values(await http.query('SELECT 1'))).toEqual([0])
     expect(http.retries).toBe(1)
     const thrice = await http.query('SELECT 2').catch((e: unknown) => e)
@@ -189,9 +194,145 @@ describe('HttpTransport over a scripted backend', () => {
     expect(await values(await http.query('SELECT n'))).toEqual([0, 1])
   })
 
-  it('refuses a statement whose FORMAT clause is not Native, where the server names it', async () => {
-    const backend = scripted([version(), reply(200, '{"x":1}\n', { 'X-ClickHouse-Format': 'JSONEachRow' })])
+  it('refuses a statement whose FORMAT clause is not Native before sending anything', async () => {
+    const backend = scripted([])
     await expect(transport(backend).query('SELECT 1 AS x FORMAT JSONEachRow')).rejects.toThrow(/queryRaw/)
+    expect(backend.requests).toHaveLength(0)
+  })
+
+  it('also refuses an answer the server names as another format (a clause the SQL check missed)', async () => {
+    const backend = scripted([version(), reply(200, '{"x":1}\n', { 'X-ClickHouse-Format': 'JSONEachRow' })])
+    await expect(transport(backend).query('SELECT 1 AS x')).rejects.toThrow(
+      "query() reads the rows itself and cannot return FORMAT JSONEachRow output: run the statement without its FORMAT clause through queryRaw(sql, { format: 'JSONEachRow' }), which returns the bytes of any format",
+    )
+  })
+
+  it('lets each call wait for the shared server probe within its own deadline, never poisoning it', async () => {
+    const requests: BackendRequest[] = []
+    // The probe answers after 150 ms (unless aborted); queries answer at once.
+    const backend: HttpBackend = {
+      name: 'slow-probe',
+      async send(request) {
+        requests.push(request)
+        if (!request.url.includes('default_format=Native')) {
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, 150)
+            request.signal.addEventListener('abort', () => {
+              clearTimeout(timer)
+              reject(request.signal.reason)
+            })
+          })
+          return version()
+        }
+        return reply(200, numbers(1))
+      },
+      async close() {},
+    }
+    const http = transport(backend)
+    const controller = new AbortController()
+    const [short, aborted, long] = await Promise.allSettled([
+      http.query('SELECT 1', { timeoutMs: 40, queryId: 'short' }),
+      http.query('SELECT 1', { signal: controller.signal, queryId: 'aborted' }),
+      http.query('SELECT 1', { timeoutMs: 5000, queryId: 'long' }).then(values),
+      (async () => controller.abort(new Error('gave up')))(),
+    ])
+    expect(short).toMatchObject({
+      status: 'rejected',
+      reason: { name: 'TimeoutError', message: 'query short ran longer than 40 ms' },
+    })
+    expect(aborted).toMatchObject({
+      status: 'rejected',
+      reason: { name: 'AbortError', message: 'query aborted was aborted' },
+    })
+    expect(long).toEqual({ status: 'fulfilled', value: [0] })
+    // One probe for all three, not aborted by the two that gave up; then the one query.
+    expect(requests.map((request) => request.signal.aborted)).toEqual([false, false])
+  })
+
+  it('stops the probe once no call waits for it, and the next call asks again', async () => {
+    const requests: BackendRequest[] = []
+    const backend: HttpBackend = {
+      name: 'silent-then-fine',
+      async send(request) {
+        requests.push(request)
+        if (requests.length === 1) {
+          return new Promise<never>((_, reject) =>
+            request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+          )
+        }
+        return request.url.includes('default_format=Native') ? reply(200, numbers(2)) : version()
+      },
+      async close() {},
+    }
+    const http = transport(backend)
+    const first = await http.query('SELECT 1', { timeoutMs: 30, queryId: 'q1' }).catch((e: unknown) => e)
+    expect(first).toMatchObject({ name: 'TimeoutError', message: 'query q1 ran longer than 30 ms' })
+    expect(requests[0]!.signal.aborted).toBe(true)
+    expect(await values(await http.query('SELECT 1'))).toEqual([0, 1])
+    expect(requests).toHaveLength(3)
+  })
+
+  it('pings with an authenticated SELECT 1, and reports the server refusing the credentials', async () => {
+    const backend = scripted([
+      reply(200, '1\n'),
+      reply(
+        516,
+        'Code: 516. DB::Exception: u: Authentication failed. (AUTHENTICATION_FAILED) (version 25.11.1.1)\n',
+        {
+          'X-ClickHouse-Exception-Code': '516',
+        },
+      ),
+    ])
+    const http = transport(backend, { username: 'u', password: 'pw-secret-1' })
+    await http.ping()
+    const url = new URL(backend.requests[0]!.url)
+    expect(backend.requests[0]!.method).toBe('POST')
+    expect(backend.requests[0]!.body).toBe('SELECT 1')
+    expect(url.pathname).toBe('/')
+    expect(backend.requests[0]!.headers.authorization).toBe(`Basic ${btoa('u:pw-secret-1')}`)
+    const refused = await http.ping().catch((e: unknown) => e)
+    expect(ClickHouseError.isInstance(refused)).toBe(true)
+    expect((refused as ClickHouseError).code).toBe(516)
+  })
+
+  it('describes the table for every insert: a column added in between is seen', async () => {
+    const describe = (columns: Array<[string, string]>) => {
+      const writer = new ByteWriter()
+      new NativeBlockWriter({ revision: 0, timezone: 'UTC', mapping: defaultValueMapping }, false).write(
+        writer,
+        [
+          { name: 'name', type: 'String', values: columns.map(([name]) => name) },
+          { name: 'type', type: 'String', values: columns.map(([, type]) => type) },
+          { name: 'default_type', type: 'String', values: columns.map(() => '') },
+        ],
+        columns.length,
+      )
+      return reply(200, writer.copy())
+    }
+    const drained = () => reply(200, '')
+    const backend = scripted([
+      version(),
+      describe([['v', 'UInt8']]),
+      drained(),
+      describe([
+        ['v', 'UInt8'],
+        ['w', 'UInt8'],
+      ]),
+      drained(),
+    ])
+    const http = transport(backend)
+    await http.insert('t', () => [{ rows: 1, columns: [[1]] }], { columns: ['v'] })
+    await http.insert('t', () => [{ rows: 1, columns: [[2], [3]] }], { columns: ['v', 'w'] })
+    const queries = backend.requests.map(
+      (request) => new URL(request.url).searchParams.get('query') ?? request.body,
+    )
+    expect(queries).toEqual([
+      expect.stringContaining('SELECT version()'),
+      'DESCRIBE TABLE `t`',
+      'INSERT INTO `t` (`v`) FORMAT Native',
+      'DESCRIBE TABLE `t`',
+      'INSERT INTO `t` (`v`, `w`) FORMAT Native',
+    ])
   })
 
   it('shows no credentials when inspected', () => {

@@ -1,6 +1,7 @@
+import { quoteSqlIdentifier, quoteSqlString } from '@clickwire/protocol'
 import { describe, expect, it } from 'vitest'
 import { resolveOptions } from './http-options.js'
-import { basicAuthorization, buildRequest, quoteIdentifier, quoteString } from './request-builder.js'
+import { basicAuthorization, buildRequest } from './request-builder.js'
 
 const fields = (url: string) => [...new URL(url).searchParams]
 
@@ -119,9 +120,9 @@ describe('buildRequest', () => {
     )
   })
 
-  it('quotes identifiers and strings', () => {
-    expect(quoteIdentifier('we`ird\\name')).toBe('`we\\`ird\\\\name`')
-    expect(quoteString("it's \\ here")).toBe("'it\\'s \\\\ here'")
+  it('quotes identifiers and strings as the transport does (protocol quoting), and credentials', () => {
+    expect(quoteSqlIdentifier('we`ird\\name')).toBe('`we\\`ird\\\\name`')
+    expect(quoteSqlString("it's \\ here")).toBe("'it\\'s \\\\ here'")
     expect(basicAuthorization(resolveOptions({ url: 'http://h:1', username: 'ü', password: '' }))).toBe(
       `Basic ${btoa('\xc3\xbc:')}`,
     )

@@ -1,4 +1,4 @@
-import { registerSecret, type Settings, type SettingValue, UsageError } from '@clickwire/protocol'
+import { registerSecret, type Settings, settingEntries } from '@clickwire/protocol'
 import type { ResolvedOptions } from './http-options.js'
 
 /** What one request is about, besides the transport's options. */
@@ -28,11 +28,6 @@ export interface RequestParts {
   readonly path?: string | undefined
   /** No query string at all (18.16 serves `/ping` only for the bare path). */
   readonly bare?: boolean | undefined
-}
-
-function settingText(value: SettingValue): string {
-  if (typeof value === 'boolean') return value ? '1' : '0'
-  return String(value)
 }
 
 /** Base64 of UTF-8 text, without Buffer (runs in browsers). */
@@ -75,13 +70,9 @@ export function buildRequest(
     if (options.sessionCheck) search.set('session_check', '1')
   }
   for (const role of options.roles) search.append('role', role)
-  const settings = { ...options.settings, ...parts.settings }
-  for (const [name, value] of Object.entries(settings)) {
-    if (value === undefined) continue
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-      throw new UsageError(`invalid setting name ${JSON.stringify(name)}`)
-    search.set(name, settingText(value))
-  }
+  // Protocol's setting encoder, the native transport's too: same values, same refusals.
+  for (const [name, text] of settingEntries({ ...options.settings, ...parts.settings }))
+    search.set(name, text)
   if (parts.framedBody) search.set('decompress', '1')
   if (parts.framedResponse) search.set('compress', '1')
   if (parts.httpCompression) search.set('enable_http_compression', '1')
@@ -114,14 +105,4 @@ export function buildRequest(
   }
   url.search = parts.bare ? '' : search.toString()
   return { url: url.toString(), headers }
-}
-
-/** `name` as a backquoted identifier. */
-export function quoteIdentifier(name: string): string {
-  return `\`${name.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``
-}
-
-/** `text` as a single-quoted string literal. */
-export function quoteString(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 }

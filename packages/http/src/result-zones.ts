@@ -13,8 +13,8 @@ import {
  * top-level `DateTime('Asia/Tokyo')` column just `DateTime` (old clients could not read
  * the time zone; checked on 18.16, and 26.7 does the same). The instants are right, but
  * their text would come out in the server's zone, unlike over the native protocol. The
- * result's real types come from `DESCRIBE TABLE (<query>)`, asked only when a result has
- * such a column; this puts the zone back without decoding anything twice.
+ * result's real types come from `DESCRIBE TABLE (<query>)` (result-metadata.ts), asked only
+ * when a result has such a column; this puts the zone back without decoding anything twice.
  */
 
 /** Indexes of top-level columns whose zone the server may have dropped. */
@@ -57,27 +57,4 @@ export function restoreZones(block: NativeBlock, types: ZoneTypes, mapping: Valu
     }
   })
   return { ...block, columns }
-}
-
-/** Reads `DESCRIBE TABLE` output in TabSeparated: the type of each column, in order. */
-export function describedTypes(tsv: string): string[] {
-  return tsv
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => unescapeTsv(line.split('\t')[1] ?? ''))
-}
-
-const escapes: Readonly<Record<string, string>> = {
-  b: '\b',
-  f: '\f',
-  r: '\r',
-  n: '\n',
-  t: '\t',
-  '0': '\0',
-  "'": "'",
-  '\\': '\\',
-}
-
-function unescapeTsv(field: string): string {
-  return field.replace(/\\(.)/g, (_, char: string) => escapes[char] ?? char)
 }

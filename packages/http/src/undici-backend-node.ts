@@ -1,5 +1,6 @@
 import type { Buffer } from 'node:buffer'
 import { Readable } from 'node:stream'
+import type { ConnectionOptions } from 'node:tls'
 import { createGunzip, createInflate } from 'node:zlib'
 import type { Pool } from 'undici'
 import { BodyQueue } from './body-queue.js'
@@ -18,12 +19,12 @@ type Controller = { pause(): void; resume(): void; abort(reason: unknown): void;
 
 /**
  * The Node backend: one undici Pool per transport (keep-alive, at most
- * `maxOpenConnections` sockets), driven through `dispatch` with a handler of our own, so
+ * `maxConnections` sockets), driven through `dispatch` with a handler of our own, so
  * response chunks go straight from the HTTP parser into the body queue with no stream
  * machinery per chunk. The queue pauses the socket while more than `highWaterMark` bytes
  * wait unread.
  *
- * Kept-alive sockets: undici closes an idle socket after `keepAliveIdleMs`, or before the
+ * Kept-alive sockets: undici closes an idle socket after `idleTimeoutMs`, or before the
  * server's own `Keep-Alive: timeout=N` hint by `keepAliveMarginMs`, so that a request
  * rarely meets a socket the server is closing; the transport retries the rest.
  */
@@ -59,16 +60,19 @@ function createPool(
   tls: HttpTransportOptions['tls'],
 ): Pool {
   return new PoolClass(origin, {
-    connections: options.maxOpenConnections,
+    connections: options.maxConnections,
     pipelining: 1,
-    keepAliveTimeout: Math.max(1, options.keepAliveIdleMs),
-    keepAliveMaxTimeout: Math.max(1, options.keepAliveIdleMs),
+    keepAliveTimeout: Math.max(1, options.idleTimeoutMs),
+    keepAliveMaxTimeout: Math.max(1, options.idleTimeoutMs),
     keepAliveTimeoutThreshold: options.keepAliveMarginMs,
     connect: {
       timeout: options.connectTimeoutMs || undefined,
       ...(tls
         ? {
-            ca: tls.ca as string | string[] | undefined,
+            // Node's TLS takes any Uint8Array where its types say Buffer (PemInput).
+            ca: tls.ca as ConnectionOptions['ca'],
+            cert: tls.cert as ConnectionOptions['cert'],
+            key: tls.key as ConnectionOptions['key'],
             rejectUnauthorized: tls.rejectUnauthorized,
             servername: tls.servername,
           }
@@ -113,8 +117,8 @@ function dispatch(
         method: request.method,
         headers: request.headers,
         body: request.body as never,
-        headersTimeout: request.idleTimeoutMs,
-        bodyTimeout: request.idleTimeoutMs,
+        headersTimeout: request.receiveTimeoutMs,
+        bodyTimeout: request.receiveTimeoutMs,
         // A streamed body can be read only once: never let undici resend it.
         idempotent: typeof request.body !== 'object' || request.body instanceof Uint8Array,
       },

@@ -86,12 +86,14 @@ describe('cancel and timeouts', () => {
       }
     })().catch((caught: unknown) => caught)
     expect(TimeoutError.isInstance(error), String(error)).toBe(true)
-    expect((error as TimeoutError).timeout).toBe('request')
+    // The words and the kind of limit the native transport uses for the same deadline.
+    expect((error as TimeoutError).timeout).toBe('query')
+    expect((error as TimeoutError).message).toBe(`query ${queryId} ran longer than 1200 ms`)
     await waitUntil(async () => !(await running(queryId)), 1000)
   })
 
   it('an idle timeout is a TimeoutError', async () => {
-    const idle = createHttpTransport({ url: server.httpUrl, idleTimeoutMs: 300 })
+    const idle = createHttpTransport({ url: server.httpUrl, receiveTimeoutMs: 300 })
     try {
       const error = await idle
         .query('SELECT sleepEachRow(1) FROM system.numbers LIMIT 2 SETTINGS max_block_size=1')

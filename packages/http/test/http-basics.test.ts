@@ -1,4 +1,4 @@
-import { blockValues, ClickHouseError, rowObjects } from '@clickwire/protocol'
+import { blockValues, ClickHouseError, clientRevision, rowObjects } from '@clickwire/protocol'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { createHttpTransport } from '../src/index-node.js'
 
@@ -11,9 +11,12 @@ describe('HTTP transport basics (18.16)', () => {
   it('pings and reports the server', async () => {
     await http.ping()
     const info = await http.serverInfo()
-    expect(info.version).toBe(server.version)
+    // As the native Hello reports them: major.minor.patch, the negotiated protocol revision
+    // (18.16 speaks 54412; 26.7 speaks 54513, above clickwire's own).
+    expect(info.version).toBe(/^\d+\.\d+\.\d+/.exec(server.version)![0])
     expect(info.timezone).toMatch(/UTC/)
-    expect(info.revision).toBe(0)
+    expect(info.revision).toBe(server.generation === 'legacy' ? 54412 : clientRevision)
+    expect(info.name).toBe('ClickHouse')
     expect(http.backendName).toBe('undici')
   })
 

@@ -1,5 +1,5 @@
 import { AbortError, TimeoutError } from '@clickwire/protocol'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ConnectionPool, type Poolable } from './connection-pool.js'
 
 class FakeConnection implements Poolable {
@@ -159,5 +159,51 @@ describe('ConnectionPool', () => {
     p.release(working)
     expect(working.destroyed).toBe(true)
     expect(p.stats.open).toBe(0)
+  })
+
+  it('waits at most acquireTimeoutMs for a free connection, saying why a pool fills up', async () => {
+    const { pool: p } = pool({ maxConnections: 1, acquireTimeoutMs: 30 })
+    const held = await p.acquire()
+    const started = Date.now()
+    const error = await p.acquire().catch((caught: unknown) => caught)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25)
+    expect(TimeoutError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({ timeout: 'acquire', timeoutMs: 30 })
+    expect((error as Error).message).toBe(
+      'no connection became free within 30 ms: all 1 connections of the pool (maxConnections) are in use. A query holds its connection until its result is read to the end or cancelled, so results left unread (Promise.all of more queries than maxConnections, each unconsumed) hold them all: read or cancel each result (await using does), or raise maxConnections or acquireTimeoutMs',
+    )
+    // The waiter is gone and the slot kept: the held connection serves the next request.
+    expect(p.stats).toMatchObject({ open: 1, waiting: 0 })
+    p.release(held)
+    expect(await p.acquire()).toBe(held)
+  })
+
+  it('takes the shorter of the request time left and acquireTimeoutMs, and none when both are 0', async () => {
+    const { pool: p } = pool({ maxConnections: 1, acquireTimeoutMs: 10_000 })
+    const held = await p.acquire()
+    await expect(p.acquire(undefined, 20)).rejects.toMatchObject({ timeout: 'acquire', timeoutMs: 20 })
+    const { pool: unlimited } = pool({ maxConnections: 1, acquireTimeoutMs: 0 })
+    const only = await unlimited.acquire()
+    const waiting = unlimited.acquire()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(unlimited.stats.waiting).toBe(1)
+    unlimited.release(only)
+    expect(await waiting).toBe(only)
+    p.release(held)
+  })
+
+  it('waits 30 s by default', async () => {
+    const { pool: p } = pool({ maxConnections: 1 })
+    await p.acquire()
+    vi.useFakeTimers()
+    try {
+      const error = p.acquire().catch((caught: unknown) => caught)
+      await vi.advanceTimersByTimeAsync(29_999)
+      expect(p.stats.waiting).toBe(1)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(await error).toMatchObject({ timeout: 'acquire', timeoutMs: 30_000 })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

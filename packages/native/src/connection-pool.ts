@@ -1,4 +1,4 @@
-import { AbortError, TimeoutError } from '@clickwire/protocol'
+import { AbortError, acquireTimeoutError, defaultAcquireTimeoutMs, listenForAbort } from '@clickwire/protocol'
 
 /** What the pool needs from a connection. */
 export interface Poolable {
@@ -21,6 +21,11 @@ export interface PoolOptions<C> {
   readonly maxConnections: number
   readonly idleTimeoutMs: number
   readonly pingAfterIdleMs: number
+  /**
+   * Longest wait for a free connection when all `maxConnections` are lent out (0: none;
+   * default {@link defaultAcquireTimeoutMs}); a request's own shorter time limit wins.
+   */
+  readonly acquireTimeoutMs?: number | undefined
   /** Opens a connection; `timeoutMs` (0 for none) is what is left of the request's time limit. */
   readonly create: (signal: AbortSignal | undefined, timeoutMs: number) => Promise<C>
   readonly now?: () => number
@@ -35,7 +40,9 @@ interface Waiter<C> {
  * Connections to reuse, at most `maxConnections` open. Idle ones are closed after
  * `idleTimeoutMs`; one idle longer than `pingAfterIdleMs` is pinged before reuse, and
  * replaced if the ping fails. Every path that gives up a connection (error, abort,
- * timeout) either returns it or destroys it, so the count never leaks.
+ * timeout) either returns it or destroys it, so the count never leaks. A request that
+ * finds them all lent out waits at most `acquireTimeoutMs` (30 s by default), then fails
+ * with a TimeoutError that says why a pool fills up (unread results hold connections).
  */
 export class ConnectionPool<C extends Poolable> {
   private readonly idle: C[] = []
@@ -170,6 +177,7 @@ export class ConnectionPool<C extends Poolable> {
   private wait(signal: AbortSignal | undefined, timeoutMs: number): Promise<C> {
     return new Promise<C>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined
+      let stopListening: (() => void) | undefined
       const waiter: Waiter<C> = {
         resolve: (connection) => {
           cleanup()
@@ -188,15 +196,15 @@ export class ConnectionPool<C extends Poolable> {
       const onAbort = () => leave(new AbortError(signal?.reason, 'waiting for a connection was aborted'))
       const cleanup = () => {
         if (timer) clearTimeout(timer)
-        signal?.removeEventListener('abort', onAbort)
+        stopListening?.()
       }
-      signal?.addEventListener('abort', onAbort, { once: true })
-      if (timeoutMs > 0) {
-        timer = setTimeout(
-          () =>
-            leave(new TimeoutError('acquire', timeoutMs, `no connection became free within ${timeoutMs} ms`)),
-          timeoutMs,
-        )
+      if (signal) stopListening = listenForAbort(signal, onAbort)
+      const acquireLimit = this.options.acquireTimeoutMs ?? defaultAcquireTimeoutMs
+      // The request's remaining time or the pool's own limit, whichever is shorter (0: none).
+      const limit =
+        timeoutMs > 0 && acquireLimit > 0 ? Math.min(timeoutMs, acquireLimit) : timeoutMs || acquireLimit
+      if (limit > 0) {
+        timer = setTimeout(() => leave(acquireTimeoutError(limit, this.options.maxConnections)), limit)
       }
       this.waiters.push(waiter)
     })

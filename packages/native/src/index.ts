@@ -1,22 +1,19 @@
-export { ConnectionPool, type Poolable, type PoolOptions } from './connection-pool.js'
-export { HostSelector } from './host-selector.js'
-export { type ConnectedServer, NativeConnection } from './native-connection.js'
-export {
-  type CompressionMethod,
-  type HostAddress,
-  type HostStrategy,
-  type NativeOptions,
-  type NativeTlsOptions,
-  nativeDefaults,
-  nativeOptionsFromUrl,
-  type ParsedNativeUrl,
-  parseNativeUrl,
+/**
+ * `@clickwire/native`: the ClickHouse native TCP protocol for Node. Make a transport with
+ * {@link createNativeTransport}; the other exports are its option and result types.
+ * Connections, the pool and the packet pump are internal (`@clickwire/native/internal`).
+ *
+ * @packageDocumentation
+ */
+export type {
+  CompressionMethod,
+  HostAddress,
+  HostStrategy,
+  NativeOptions,
+  NativeTlsOptions,
 } from './native-options.js'
-export { NativeQueryStream } from './native-query-stream.js'
 export {
   createNativeTransport,
-  NativeTransport,
+  type NativeTransport,
   type NativeTransportOptions,
-  quoteTableName,
 } from './native-transport.js'
-export { clientVersion, type PreparedQuery, prepareQuery } from './query-request.js'

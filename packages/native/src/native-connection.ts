@@ -1,25 +1,27 @@
+import type { ConnectionOptions as TlsConnectionOptions } from 'node:tls'
 import {
-  AbortError,
   ByteWriter,
+  CallDeadline,
   type CodecContext,
   type ColumnToWrite,
   type CompressionCodecs,
+  clientRevision,
+  FrameWriter,
+  NativeBlockWriter,
+  ProtocolError,
+  Revision,
+  type ServerInfo,
+  type SettingValue,
+} from '@clickwire/protocol'
+import {
   cancelCodec,
   checkChunkedFraming,
   clientDataCodec,
   clientHelloCodec,
-  clientRevision,
   encodeAddendum,
-  FrameWriter,
-  NativeBlockWriter,
   negotiatedRevision,
-  ProtocolError,
   pingCodec,
-  Revision,
-  type ServerInfo,
-  type SettingValue,
-  TimeoutError,
-} from '@clickwire/protocol'
+} from '@clickwire/protocol/internal'
 import type { Poolable } from './connection-pool.js'
 import type { HostAddress, NativeOptions } from './native-options.js'
 import { type IncomingPacket, PacketPump } from './packet-pump.js'
@@ -70,11 +72,19 @@ export class NativeConnection implements Poolable {
     signal?: AbortSignal,
   ): Promise<NativeConnection> {
     // One deadline for TCP, TLS and the Hello exchange together.
-    const started = performance.now()
+    const address = `${host.host}:${host.port}`
+    const deadline = CallDeadline.forCall(
+      'connect',
+      options.connectTimeoutMs,
+      signal,
+      undefined,
+      (limitMs) => `connecting to ${address} timed out after ${limitMs} ms (no Hello from the server)`,
+    )
     const channel = await SocketChannel.open({
       host: host.host,
       port: host.port,
-      tls: options.tls ? { ...options.tls, ca: options.tls.ca as never } : undefined,
+      // Node's TLS takes any Uint8Array where its types say Buffer (PemInput).
+      tls: options.tls as TlsConnectionOptions | undefined,
       connectTimeoutMs: options.connectTimeoutMs,
       signal,
       readAheadBytes: options.readAheadBytes,
@@ -103,20 +113,7 @@ export class NativeConnection implements Poolable {
         { revision: 0, timezone: 'UTC', mapping: options.mapping },
         undefined,
       )
-      const remaining = Math.max(1, options.connectTimeoutMs - (performance.now() - started))
-      const hello = await withTimeout(
-        pump.next(),
-        remaining,
-        'connect',
-        signal,
-        () => channel.destroy(),
-        () =>
-          new TimeoutError(
-            'connect',
-            options.connectTimeoutMs,
-            `connecting to ${channel.address} timed out after ${options.connectTimeoutMs} ms (no Hello from the server)`,
-          ),
-      )
+      const hello = await deadline.wait(pump.next(), () => channel.destroy())
       if (hello.type === 'Exception') throw hello.error
       if (hello.type !== 'Hello') throw new ProtocolError(`expected the server Hello, got ${hello.type}`)
       const revision = negotiatedRevision(clientRevision, hello.revision)
@@ -247,14 +244,10 @@ export class NativeConnection implements Poolable {
       const writer = new ByteWriter(8)
       pingCodec.encode(writer, {}, this.revision)
       await this.send(writer.copy())
+      // A healthy server answers a ping as fast as it accepts a connection.
+      const deadline = CallDeadline.forCall('ping', this.options.connectTimeoutMs, signal, undefined)
       for (;;) {
-        const packet = await withTimeout(
-          this.pump.next(),
-          this.options.connectTimeoutMs,
-          'ping',
-          signal,
-          () => this.fail(),
-        )
+        const packet = await deadline.wait(this.pump.next(), () => this.fail())
         if (packet.type === 'Pong') break
         // Progress/Log/ProfileEvents may trail a previous query on some servers; anything else is a desync.
         if (packet.type !== 'Progress' && packet.type !== 'Log' && packet.type !== 'ProfileEvents') {
@@ -305,46 +298,5 @@ export class NativeConnection implements Poolable {
   // The options hold the password: never print them.
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString()
-  }
-}
-
-/** Races a promise against a timeout and a signal; on either, runs `onFail` (e.g. closes the socket). */
-export async function withTimeout<T>(
-  promise: Promise<T>,
-  timeoutMs: number,
-  what: string,
-  signal: AbortSignal | undefined,
-  onFail: () => void,
-  timeoutError: () => Error = () => new TimeoutError(what, timeoutMs),
-): Promise<T> {
-  if (timeoutMs <= 0 && !signal) return promise
-  // The loser of the race may still reject later (the socket is closed on failure): that
-  // rejection is expected and must not surface as unhandled.
-  promise.catch(() => {})
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let onAbort: (() => void) | undefined
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        if (timeoutMs > 0) {
-          timer = setTimeout(() => {
-            onFail()
-            reject(timeoutError())
-          }, timeoutMs)
-        }
-        if (signal) {
-          onAbort = () => {
-            onFail()
-            reject(new AbortError(signal.reason))
-          }
-          if (signal.aborted) onAbort()
-          else signal.addEventListener('abort', onAbort, { once: true })
-        }
-      }),
-    ])
-  } finally {
-    if (timer) clearTimeout(timer)
-    if (onAbort) signal?.removeEventListener('abort', onAbort)
   }
 }

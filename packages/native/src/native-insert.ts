@@ -8,11 +8,11 @@ import {
   NativeBlockWriter,
   type Progress,
   ProtocolError,
-  parseColumnsDescription,
   Revision,
   UsageError,
   wholeColumn,
 } from '@clickwire/protocol'
+import { parseColumnsDescription } from '@clickwire/protocol/internal'
 import { addInsertedCounts, type InsertedCounts } from './insert-profile-events.js'
 import type { NativeConnection } from './native-connection.js'
 import { addProgress, withQueryId } from './native-query-stream.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { nativeOptionsFromUrl, parseNativeUrl } from './native-options.js'
-import { createNativeTransport } from './native-transport.js'
+import { createNativeTransport, type NativeTransportOptions } from './native-transport.js'
 
 describe('parseNativeUrl', () => {
   it('reads credentials, several hosts, database and parameters', () => {
@@ -91,5 +91,38 @@ describe('nativeOptionsFromUrl', () => {
       'maxConnections must be a positive integer, got 0',
     )
     expect(() => createNativeTransport({ hosts: [] })).toThrow('the native transport needs at least one host')
+  })
+
+  it('takes requestTimeoutMs, and the deprecated queryTimeoutMs as its alias', () => {
+    const hosts = [{ host: 'h', port: 1 }]
+    expect(createNativeTransport({ hosts }).options.requestTimeoutMs).toBe(0)
+    expect(createNativeTransport({ hosts, requestTimeoutMs: 7 }).options.requestTimeoutMs).toBe(7)
+    expect(createNativeTransport({ hosts, queryTimeoutMs: 8 }).options.requestTimeoutMs).toBe(8)
+    expect(
+      createNativeTransport({ hosts, queryTimeoutMs: 8, requestTimeoutMs: 9 }).options.requestTimeoutMs,
+    ).toBe(9)
+    expect(createNativeTransport('clickhouse://h?queryTimeoutMs=5').options.requestTimeoutMs).toBe(5)
+    expect(createNativeTransport('clickhouse://h?requestTimeoutMs=6').options.requestTimeoutMs).toBe(6)
+    expect('queryTimeoutMs' in createNativeTransport({ hosts, queryTimeoutMs: 8 }).options).toBe(false)
+  })
+
+  it('takes the compression option both transports share', () => {
+    const hosts = [{ host: 'h', port: 1 }]
+    const compression = (option: Partial<NativeTransportOptions>) =>
+      createNativeTransport({ hosts, ...option }).options.compression
+    expect(compression({})).toBe('lz4')
+    expect(compression({ compression: 'zstd' })).toBe('zstd')
+    expect(compression({ compression: 'none' })).toBe('none')
+    expect(compression({ compression: { request: 'zstd' } })).toBe('zstd')
+    expect(compression({ compression: {} })).toBe('none')
+    expect(() => compression({ compression: 'gzip' })).toThrow(
+      'compression must be lz4, zstd or none, got gzip',
+    )
+    expect(() => compression({ compression: { request: 'lz4', response: 'gzip' } })).toThrow(
+      'response compression gzip is HTTP only: native answers use the request method',
+    )
+    expect(() => compression({ compression: { request: ['lz4', 'gzip'] } })).toThrow(
+      'native compression takes one method, got lz4, gzip',
+    )
   })
 })

@@ -1,4 +1,16 @@
-import { parseConnectionUrl, type Settings, UsageError, type ValueMapping } from '@clickwire/protocol'
+import {
+  type CompressionOption,
+  defaultAcquireTimeoutMs,
+  type HostStrategy,
+  parseConnectionUrl,
+  resolveCompression,
+  type Settings,
+  type TlsOptions,
+  UsageError,
+  type ValueMapping,
+} from '@clickwire/protocol'
+
+export type { HostStrategy }
 
 /** One server address. */
 export interface HostAddress {
@@ -6,22 +18,10 @@ export interface HostAddress {
   readonly port: number
 }
 
-/** How to choose among several hosts. */
-export type HostStrategy = 'in-order' | 'round-robin' | 'random'
+/** @deprecated Use protocol's {@link TlsOptions}, the one TLS shape of every transport. */
+export type NativeTlsOptions = TlsOptions
 
-/** TLS options for `clickhouses://`. Certificate verification is on unless turned off. */
-export interface NativeTlsOptions {
-  /** CA certificate(s) to trust (PEM), instead of the system's. */
-  readonly ca?: string | Buffer | readonly (string | Buffer)[] | undefined
-  /** Client certificate and key (PEM), for servers that require them. */
-  readonly cert?: string | Buffer | undefined
-  readonly key?: string | Buffer | undefined
-  /** Default true. False accepts any certificate: only for tests. */
-  readonly rejectUnauthorized?: boolean | undefined
-  /** SNI / certificate host name, when it differs from the host connected to. */
-  readonly servername?: string | undefined
-}
-
+/** The block compression of a native connection, both ways. */
 export type CompressionMethod = 'lz4' | 'zstd' | 'none'
 
 /** Options of the native TCP transport (our names camelCase; ClickHouse settings unchanged). */
@@ -35,8 +35,8 @@ export interface NativeOptions {
   /** Reported to the server as the client name (system.processes, query_log). */
   readonly clientName: string
   /** `clickhouses://` or explicit: TLS options; undefined for plain TCP. */
-  readonly tls: NativeTlsOptions | undefined
-  /** Block compression (default LZ4). */
+  readonly tls: TlsOptions | undefined
+  /** Block compression (default LZ4); see {@link nativeCompression} for the option's forms. */
   readonly compression: CompressionMethod
   /** ZSTD level when compression is `zstd`. */
   readonly zstdLevel: number
@@ -45,7 +45,7 @@ export interface NativeOptions {
   /** Limit for opening a connection: TCP connect, TLS and the Hello exchange together. */
   readonly connectTimeoutMs: number
   /** Default limit for a whole request, including the wait for a free connection (0: none). */
-  readonly queryTimeoutMs: number
+  readonly requestTimeoutMs: number
   /**
    * Longest wait for the next bytes from the server while a request waits for them (0:
    * none). A healthy server sends Progress every `interactive_delay` (100 ms) while a query
@@ -58,6 +58,11 @@ export interface NativeOptions {
   readonly pingAfterIdleMs: number
   /** Most connections open at once (per client, across hosts). */
   readonly maxConnections: number
+  /**
+   * Longest wait for a free connection when all `maxConnections` are in use (0: none). An
+   * unread result holds its connection, so without a limit a pool full of them would hang.
+   */
+  readonly acquireTimeoutMs: number
   readonly hostStrategy: HostStrategy
   /** How long a host that failed is skipped. */
   readonly hostCooldownMs: number
@@ -79,11 +84,12 @@ export const nativeDefaults = {
   compression: 'lz4',
   zstdLevel: 1,
   connectTimeoutMs: 10_000,
-  queryTimeoutMs: 0,
+  requestTimeoutMs: 0,
   receiveTimeoutMs: 300_000,
   idleTimeoutMs: 60_000,
   pingAfterIdleMs: 5_000,
   maxConnections: 10,
+  acquireTimeoutMs: defaultAcquireTimeoutMs,
   hostStrategy: 'in-order',
   hostCooldownMs: 30_000,
   readAheadBytes: 1 << 20,
@@ -125,11 +131,14 @@ const urlOptions = {
   compression: (value: string) => value,
   zstdLevel: Number,
   connectTimeoutMs: Number,
+  requestTimeoutMs: Number,
+  /** @deprecated alias of requestTimeoutMs. */
   queryTimeoutMs: Number,
   receiveTimeoutMs: Number,
   idleTimeoutMs: Number,
   pingAfterIdleMs: Number,
   maxConnections: Number,
+  acquireTimeoutMs: Number,
   hostStrategy: (value: string) => value,
   hostCooldownMs: Number,
   readAheadBytes: Number,
@@ -178,6 +187,25 @@ export function nativeOptionsFromUrl(
   return options as { hosts: HostAddress[] } & Partial<Omit<NativeOptions, 'hosts'>>
 }
 
+/**
+ * The native block compression a `compression` option gives (default `lz4`): a method name,
+ * or `{ request }` with one frame method (the server answers with the same one). `gzip` and
+ * `response` methods are HTTP's and refused here, so a typo does not quietly send plain blocks.
+ */
+export function nativeCompression(option: CompressionOption | undefined): CompressionMethod {
+  const resolved = resolveCompression(option, 'lz4')
+  if (resolved.response !== undefined)
+    throw new UsageError(
+      `response compression ${resolved.response} is HTTP only: native answers use the request method`,
+    )
+  if (resolved.request.length > 1)
+    throw new UsageError(`native compression takes one method, got ${resolved.request.join(', ')}`)
+  const method = resolved.request[0] ?? 'none'
+  if (method !== 'lz4' && method !== 'zstd' && method !== 'none')
+    throw new UsageError(`compression must be lz4, zstd or none, got ${String(method)}`)
+  return method
+}
+
 /** Checks the options a caller may get wrong; throws UsageError naming the option. */
 export function checkNativeOptions(options: NativeOptions): void {
   if (!['lz4', 'zstd', 'none'].includes(options.compression))
@@ -192,10 +220,11 @@ export function checkNativeOptions(options: NativeOptions): void {
   }
   for (const name of [
     'connectTimeoutMs',
-    'queryTimeoutMs',
+    'requestTimeoutMs',
     'receiveTimeoutMs',
     'idleTimeoutMs',
     'pingAfterIdleMs',
+    'acquireTimeoutMs',
     'hostCooldownMs',
   ] as const) {
     if (!(options[name] >= 0)) throw new UsageError(`${name} must be 0 or more, got ${String(options[name])}`)

@@ -1,6 +1,7 @@
 import {
   AbortError,
   type BlockStream,
+  type CallDeadline,
   ClickHouseError,
   type ColumnMeta,
   ConnectionError,
@@ -88,8 +89,8 @@ export class NativeQueryStream implements BlockStream {
   private cancelling: Promise<void> | undefined
   /** Fails the consumer's current wait (set while it waits). */
   private interrupt: ((error: Error) => void) | undefined
-  private timer: ReturnType<typeof setTimeout> | undefined
-  private readonly onAbort: (() => void) | undefined
+  /** Stops watching the query's deadline. */
+  private readonly unwatch: (() => void) | undefined
   /** Whether the consumer drops each block before asking for the next (see recycleBlocks). */
   private recycling = false
   /** The pump's index of each block handed out while recycling. */
@@ -100,11 +101,8 @@ export class NativeQueryStream implements BlockStream {
     readonly queryId: string,
     private readonly events: QueryEvents,
     private readonly release: (connection: NativeConnection) => void,
-    private readonly signal: AbortSignal | undefined,
-    /** Time left for the query (0: no limit). */
-    timeoutMs: number,
-    /** The limit as the caller set it, for the error message. */
-    limitMs = timeoutMs,
+    /** The query's time limit and signal (none: neither), started with the call. */
+    deadline: CallDeadline | undefined,
     /** The statement is an INSERT: a header block then means the server waits for rows. */
     private readonly insertStatement = false,
     /**
@@ -113,20 +111,8 @@ export class NativeQueryStream implements BlockStream {
      */
     private readonly killOnServer?: (() => void) | undefined,
   ) {
-    if (signal) {
-      this.onAbort = () => void this.stop(new AbortError(signal.reason, `query ${queryId} was aborted`))
-      if (signal.aborted) queueMicrotask(this.onAbort)
-      else signal.addEventListener('abort', this.onAbort, { once: true })
-    }
-    if (timeoutMs > 0) {
-      this.timer = setTimeout(
-        () =>
-          void this.stop(
-            new TimeoutError('query', limitMs, `query ${queryId} ran longer than ${limitMs} ms`),
-          ),
-        timeoutMs,
-      )
-    }
+    if (deadline?.signal?.aborted) queueMicrotask(() => void this.stop(deadline.abortError()))
+    else this.unwatch = deadline?.watch((error) => void this.stop(error))
   }
 
   /** The host the query runs on. */
@@ -337,8 +323,7 @@ export class NativeQueryStream implements BlockStream {
   private end(error: Error | undefined, clean: boolean): void {
     if (this.ended) return
     this.ended = true
-    if (this.timer) clearTimeout(this.timer)
-    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort)
+    this.unwatch?.()
     // A cancelled query reports the reason of the cancel, not the server's "cancelled".
     this.failure ??= error
     if (clean) this.connection.finish()

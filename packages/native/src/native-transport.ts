@@ -2,23 +2,34 @@ import { randomUUID } from 'node:crypto'
 import {
   AbortError,
   type BlockStream,
+  CallDeadline,
   ClickHouseError,
   type CompressionCodecs,
+  type CompressionOption,
   ConnectionError,
+  checkQueryFormat,
   defaultSquashing,
   firstKeyword,
+  HostSelector,
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
+  keepsRowsWhenStopped,
   maxQuerySizeOf,
   type Progress,
   type QueryOptions,
-  quoteParameterText,
+  quoteSqlIdentifier,
+  quoteSqlString,
+  quoteTableName,
   type RequestOptions,
   registerSecret,
+  requestAbortError,
+  requestClosedError,
+  resolveCompression,
   resolveValueMapping,
   type ServerInfo,
   type Settings,
+  shouldRetry,
   squashSetting,
   TimeoutError,
   type Transport,
@@ -27,41 +38,38 @@ import {
 } from '@clickwire/protocol'
 import { loadCompression } from './compression-loader.js'
 import { ConnectionPool } from './connection-pool.js'
-import { HostSelector } from './host-selector.js'
-import { NativeConnection, withTimeout } from './native-connection.js'
+import { NativeConnection } from './native-connection.js'
 import { runInsert } from './native-insert.js'
 import {
   checkNativeOptions,
   type HostAddress,
   type NativeOptions,
+  nativeCompression,
   nativeDefaults,
   nativeOptionsFromUrl,
 } from './native-options.js'
 import { NativeQueryStream } from './native-query-stream.js'
 import { type PreparedQuery, prepareQuery } from './query-request.js'
-import { TimeBudget } from './time-budget.js'
 
 /** Options of {@link createNativeTransport}; everything but `hosts` has a default. */
 export type NativeTransportOptions = { readonly hosts: readonly HostAddress[] } & {
-  readonly [Key in Exclude<keyof NativeOptions, 'hosts' | 'mapping'>]?: NativeOptions[Key] | undefined
-} & { readonly mapping?: Partial<NativeOptions['mapping']> | undefined }
-
-/** Quotes a table name for INSERT: `db.table` parts are quoted unless already quoted. */
-export function quoteTableName(table: string): string {
-  if (/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/.test(table)) {
-    return table
-      .split('.')
-      .map((part) => `\`${part}\``)
-      .join('.')
-  }
-  if (/^\s*$/.test(table)) throw new UsageError('insert needs a table name')
-  // Anything else (already quoted, or a table function) is taken as SQL.
-  return table
+  readonly [Key in Exclude<keyof NativeOptions, 'hosts' | 'mapping' | 'compression'>]?:
+    | NativeOptions[Key]
+    | undefined
+} & {
+  readonly mapping?: Partial<NativeOptions['mapping']> | undefined
+  /**
+   * Block compression, both ways (default `lz4`): `lz4`, `zstd`, `none`, or
+   * `{ request: 'lz4' | 'zstd', codecs }` (protocol's {@link CompressionOption}; `gzip` and
+   * `response` are HTTP's and refused).
+   */
+  readonly compression?: CompressionOption | undefined
+  /** @deprecated Renamed `requestTimeoutMs`, the name the client and HTTP use; this alias goes in the next release. */
+  readonly queryTimeoutMs?: number | undefined
 }
 
-function quoteColumn(name: string): string {
-  return `\`${name.replace(/[\\`]/g, '\\$&')}\``
-}
+/** Quotes a table name for INSERT, as every transport does (protocol's quoteTableName). */
+export { quoteTableName }
 
 /**
  * The native TCP transport: a pool of connections over one or more hosts, with failover.
@@ -78,34 +86,43 @@ function quoteColumn(name: string): string {
 export class NativeTransport implements Transport {
   readonly kind = 'native' as const
   readonly options: NativeOptions
-  private readonly hosts: HostSelector
+  private readonly hosts: HostSelector<HostAddress>
+  /** Block codecs given with the compression option, instead of loading the built-in ones. */
+  private readonly givenCodecs: CompressionCodecs | undefined
+  /** Fires when close() starts: every wait of every call ends at once (see {@link CallDeadline}). */
+  private readonly closing = new AbortController()
   private readonly pool: ConnectionPool<NativeConnection>
   private codecs: Promise<CompressionCodecs | undefined> | undefined
   private server: ServerInfo | undefined
   private closed = false
   /** Query streams not ended yet: close() stops them. */
   private readonly streams = new Set<NativeQueryStream>()
-  /** How to stop each insert still running: close() ends them like an abort. */
-  private readonly inserts = new Set<(error: Error) => void>()
+  /** How to stop each insert still running: close() ends them like an abort, with their own error. */
+  private readonly inserts = new Set<() => void>()
   /** KILL QUERY requests in flight; close() waits a little for them. */
   private readonly kills = new Set<Promise<void>>()
 
   constructor(options: NativeTransportOptions) {
     if (!options.hosts || options.hosts.length === 0)
       throw new UsageError('the native transport needs at least one host')
-    const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))
+    const { queryTimeoutMs, ...given } = options
+    const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined))
     this.options = {
       ...nativeDefaults,
       ...defined,
+      requestTimeoutMs: options.requestTimeoutMs ?? queryTimeoutMs ?? nativeDefaults.requestTimeoutMs,
+      compression: nativeCompression(options.compression),
       settings: options.settings ?? {},
       tls: options.tls,
       mapping: resolveValueMapping(options.mapping),
     } as NativeOptions
     checkNativeOptions(this.options)
     registerSecret(this.options.password)
+    this.givenCodecs = resolveCompression(options.compression, 'lz4').codecs
     this.hosts = new HostSelector(this.options.hosts, this.options.hostStrategy, this.options.hostCooldownMs)
     this.pool = new ConnectionPool({
       maxConnections: this.options.maxConnections,
+      acquireTimeoutMs: this.options.acquireTimeoutMs,
       idleTimeoutMs: this.options.idleTimeoutMs,
       pingAfterIdleMs: this.options.pingAfterIdleMs,
       create: (signal, timeoutMs) => this.connect(signal, timeoutMs),
@@ -121,7 +138,9 @@ export class NativeTransport implements Transport {
     this.codecs ??=
       this.options.compression === 'none'
         ? Promise.resolve(undefined)
-        : loadCompression(this.options.compression, this.options.zstdLevel)
+        : this.givenCodecs
+          ? Promise.resolve(this.givenCodecs)
+          : loadCompression(this.options.compression, this.options.zstdLevel)
     return this.codecs
   }
 
@@ -130,7 +149,7 @@ export class NativeTransport implements Transport {
    * request time limit (`timeoutMs` left of it), connecting gets no more than what is left.
    */
   private async connect(signal: AbortSignal | undefined, timeoutMs = 0): Promise<NativeConnection> {
-    const budget = new TimeBudget(timeoutMs)
+    const budget = CallDeadline.background(this.closing.signal, undefined, timeoutMs)
     const codecs = await this.compression()
     const errors: string[] = []
     let last: unknown
@@ -157,6 +176,17 @@ export class NativeTransport implements Transport {
     }
     if (errors.length === 1 || (budget.expired && TimeoutError.isInstance(last))) throw last
     throw new ConnectionError(`no host answered: ${errors.join('; ')}`, { cause: last })
+  }
+
+  /** The limits of one query or insert, from its start (its `timeoutMs`, else `requestTimeoutMs`). */
+  private deadline(kind: 'query' | 'insert', queryId: string, options: RequestOptions): CallDeadline {
+    return CallDeadline.forRequest(
+      kind,
+      queryId,
+      options.timeoutMs ?? this.options.requestTimeoutMs,
+      options.signal,
+      this.closing.signal,
+    )
   }
 
   private async acquire(signal: AbortSignal | undefined, timeoutMs: number): Promise<NativeConnection> {
@@ -202,10 +232,17 @@ export class NativeTransport implements Transport {
    * connection, then on a fresh one), so a restarted or failed-over server costs no error.
    */
   async query(sql: string, options: QueryOptions = {}): Promise<BlockStream> {
-    AbortError.throwIfAborted(options.signal)
+    // The server would ignore a FORMAT clause here (blocks are Native): refused as over HTTP.
+    checkQueryFormat(sql)
+    return this.run(sql, options)
+  }
+
+  /** A statement's result stream (query() and command()). */
+  private async run(sql: string, options: QueryOptions): Promise<BlockStream> {
     const queryId = options.queryId ?? randomUUID()
-    const budget = new TimeBudget(options.timeoutMs ?? this.options.queryTimeoutMs)
-    for (let attempt = 0; ; attempt++) {
+    if (options.signal?.aborted) throw requestAbortError('query', queryId, options.signal.reason)
+    const budget = this.deadline('query', queryId, options)
+    for (let attempts = 1; ; attempts++) {
       const connection = await this.acquire(options.signal, budget.remaining())
       let stream: NativeQueryStream | undefined
       try {
@@ -213,24 +250,25 @@ export class NativeTransport implements Transport {
         await stream.started()
         return stream
       } catch (error) {
-        if (this.stale(connection, stream, error) && attempt < this.options.maxConnections) continue
+        const again = shouldRetry({
+          staleConnection: this.stale(connection, stream === undefined || !stream.answered, error),
+          request: { kind: 'statement', sql },
+          attempts,
+          pooledConnections: this.options.maxConnections,
+        })
+        if (again) continue
         throw error
       }
     }
   }
 
-  /** Whether a request failed only because its pooled connection was already dead. */
-  private stale(
-    connection: NativeConnection,
-    stream: NativeQueryStream | undefined,
-    error: unknown,
-  ): boolean {
-    return (
-      ConnectionError.isInstance(error) &&
-      connection.requests > 1 &&
-      (stream === undefined || !stream.answered) &&
-      !this.closed
-    )
+  /**
+   * Whether a request failed the way a pooled connection the server had closed fails: a
+   * connection failure, on a connection that served a request before, with no answer yet
+   * (the shared retry policy then decides whether the request is sent again).
+   */
+  private stale(connection: NativeConnection, unanswered: boolean, error: unknown): boolean {
+    return ConnectionError.isInstance(error) && connection.requests > 1 && unanswered && !this.closed
   }
 
   private async start(
@@ -238,7 +276,7 @@ export class NativeTransport implements Transport {
     sql: string,
     queryId: string,
     options: QueryOptions,
-    budget: TimeBudget,
+    budget: CallDeadline,
   ): Promise<NativeQueryStream> {
     let prepared: PreparedQuery
     try {
@@ -269,9 +307,7 @@ export class NativeTransport implements Transport {
         this.streams.delete(stream)
         this.release(released)
       },
-      options.signal,
-      budget.remaining(),
-      budget.limitMs,
+      budget,
       firstKeyword(sql) === 'INSERT',
       () => this.killQuery(connection.server.host, queryId),
     )
@@ -293,7 +329,7 @@ export class NativeTransport implements Transport {
         connection.begin()
         await connection.sendQuery({
           queryId: randomUUID(),
-          sql: `KILL QUERY WHERE query_id = ${quoteParameterText(queryId)} ASYNC`,
+          sql: `KILL QUERY WHERE query_id = ${quoteSqlString(queryId)} ASYNC`,
           settings: this.settingsFor(undefined, true),
           parameters: [],
         })
@@ -304,7 +340,10 @@ export class NativeTransport implements Transport {
             if (packet.type === 'EndOfStream' || packet.type === 'Exception') return
           }
         })()
-        await withTimeout(answered, limitMs, 'kill', undefined, () => connection.destroy())
+        // Not ended by close(), which waits a little for kills.
+        await CallDeadline.background(undefined, undefined, limitMs).wait(answered, () =>
+          connection.destroy(),
+        )
       } finally {
         connection.destroy()
       }
@@ -340,7 +379,7 @@ export class NativeTransport implements Transport {
     sql: string,
     options: RequestOptions = {},
   ): Promise<{ readonly queryId: string; readonly progress: Progress }> {
-    const stream = (await this.query(sql, options)) as NativeQueryStream
+    const stream = (await this.run(sql, options)) as NativeQueryStream
     for await (const _ of stream) {
       // A command's result (if any) is read and dropped.
     }
@@ -356,13 +395,15 @@ export class NativeTransport implements Transport {
    * connection, which makes the server abandon the insert.
    */
   async insert(table: string, producer: InsertProducer, options: InsertOptions = {}): Promise<InsertResult> {
-    AbortError.throwIfAborted(options.signal)
     const queryId = options.queryId ?? randomUUID()
-    const columnList = options.columns?.length ? ` (${options.columns.map(quoteColumn).join(', ')})` : ''
+    if (options.signal?.aborted) throw requestAbortError('insert', queryId, options.signal.reason)
+    const columnList = options.columns?.length
+      ? ` (${options.columns.map(quoteSqlIdentifier).join(', ')})`
+      : ''
     const sql = `INSERT INTO ${quoteTableName(table)}${columnList} VALUES`
-    const budget = new TimeBudget(options.timeoutMs ?? this.options.queryTimeoutMs)
+    const budget = this.deadline('insert', queryId, options)
     const signal = options.signal
-    for (let attempt = 0; ; attempt++) {
+    for (let attempts = 1; ; attempts++) {
       const connection = await this.acquire(signal, budget.remaining())
       const state: { streaming: boolean; rowsSent?: number; endSent?: boolean } = { streaming: false }
       let failure: Error | undefined
@@ -371,24 +412,9 @@ export class NativeTransport implements Transport {
         failure ??= error
         connection.fail(failure)
       }
-      const onAbort = () => stop(new AbortError(signal?.reason, `insert ${queryId} was aborted`))
-      signal?.addEventListener('abort', onAbort, { once: true })
-      this.inserts.add(stop)
-      const timeoutMs = budget.remaining()
-      const timer =
-        timeoutMs > 0
-          ? setTimeout(
-              () =>
-                stop(
-                  new TimeoutError(
-                    'query',
-                    budget.limitMs,
-                    `insert ${queryId} ran longer than ${budget.limitMs} ms`,
-                  ),
-                ),
-              timeoutMs,
-            )
-          : undefined
+      const unwatch = budget.watch(stop)
+      const stopOnClose = () => stop(budget.errors.closed())
+      this.inserts.add(stopOnClose)
       try {
         connection.begin()
         const prepared = this.prepare(connection, sql, options.params, options.settings)
@@ -425,19 +451,19 @@ export class NativeTransport implements Transport {
           if (state.streaming || !ClickHouseError.isInstance(error)) connection.fail(error as Error)
           else connection.finish()
         }
-        if (
-          ConnectionError.isInstance(error) &&
-          connection.requests > 1 &&
-          connection.pump.received === 0 &&
-          attempt < this.options.maxConnections &&
-          !this.closed
-        )
-          continue
+        // Rows go out only after the server's header (the first answer), so an insert that
+        // failed before any answer sent none: the retry policy may send it again.
+        const again = shouldRetry({
+          staleConnection: this.stale(connection, connection.pump.received === 0, error),
+          request: { kind: 'insert', rowsStarted: state.streaming || (state.rowsSent ?? 0) > 0 },
+          attempts,
+          pooledConnections: this.options.maxConnections,
+        })
+        if (again) continue
         throw error
       } finally {
-        if (timer) clearTimeout(timer)
-        signal?.removeEventListener('abort', onAbort)
-        this.inserts.delete(stop)
+        unwatch()
+        this.inserts.delete(stopOnClose)
         this.pool.release(connection)
       }
     }
@@ -478,6 +504,7 @@ export class NativeTransport implements Transport {
         bytesSent: connection.blockBytesSent,
         squashRows: squashSetting(settings.min_insert_block_size_rows, defaultSquashing.rows),
         squashBytes: squashSetting(settings.min_insert_block_size_bytes, defaultSquashing.bytes),
+        stoppedKeepsRows: keepsRowsWhenStopped(connection.server.version),
       },
       queryId,
     )
@@ -487,14 +514,25 @@ export class NativeTransport implements Transport {
     options: { readonly signal?: AbortSignal | undefined; readonly timeoutMs?: number | undefined } = {},
   ): Promise<void> {
     // Without a per-call limit, the transport's request limit bounds the ping too.
-    const timeoutMs = options.timeoutMs ?? this.options.queryTimeoutMs
-    const connection = await this.acquire(options.signal, timeoutMs)
-    try {
-      await withTimeout(connection.ping(options.signal), timeoutMs, 'ping', undefined, () =>
-        connection.fail(),
-      )
-    } finally {
-      this.pool.release(connection)
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs
+    const budget = CallDeadline.forCall('ping', timeoutMs, options.signal, this.closing.signal)
+    for (let attempts = 1; ; attempts++) {
+      const connection = await this.acquire(options.signal, budget.remaining())
+      try {
+        await budget.wait(connection.ping(options.signal), () => connection.fail())
+        return
+      } catch (error) {
+        // A ping changes nothing: on a pooled connection the server had closed, it is sent again.
+        const again = shouldRetry({
+          staleConnection: this.stale(connection, connection.pump.received === 0, error),
+          request: { kind: 'ping' },
+          attempts,
+          pooledConnections: this.options.maxConnections,
+        })
+        if (!again) throw error
+      } finally {
+        this.pool.release(connection)
+      }
     }
   }
 
@@ -502,7 +540,7 @@ export class NativeTransport implements Transport {
     if (!this.server) {
       // The first call learns the server by connecting, within the request limit (a sql``
       // query asks this before it runs, and must not wait for the longer connect timeout).
-      const connection = await this.acquire(undefined, this.options.queryTimeoutMs)
+      const connection = await this.acquire(undefined, this.options.requestTimeoutMs)
       this.pool.release(connection)
     }
     const { name, version, revision, timezone, displayName } = this.server!
@@ -511,11 +549,12 @@ export class NativeTransport implements Transport {
 
   async close(): Promise<void> {
     this.closed = true
+    this.closing.abort()
     // Queries still running are cancelled; the pool then drops their draining connections,
     // and a query that did not stop by then is killed from another connection.
-    for (const stream of this.streams) stream.abort(new AbortError(undefined, 'the client is closed'))
+    for (const stream of this.streams) stream.abort(requestClosedError('query', stream.queryId))
     // An insert has no stream; its connection is failed, which also wakes a write waiting for drain.
-    for (const stop of [...this.inserts]) stop(new AbortError(undefined, 'the client is closed'))
+    for (const stop of [...this.inserts]) stop()
     await this.pool.close()
     // Queries the close cut off are being killed: give that a moment, not the whole limit.
     if (this.kills.size > 0) {

@@ -7,14 +7,13 @@ import {
   ClickHouseError,
   type CompressionCodecs,
   defaultValueMapping,
-  encodeServerPacket,
   FrameWriter,
   InputArena,
   NativeBlockWriter,
   ProtocolError,
-  type ServerPacket,
 } from '@clickwire/protocol'
 import { nodeCompression } from '@clickwire/protocol/compression-node'
+import { encodeServerPacket, type ServerPacket } from '@clickwire/protocol/internal'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { logEntries } from './native-query-stream.js'
 import { type IncomingPacket, PacketPump } from './packet-pump.js'

@@ -5,19 +5,21 @@ import {
   type CompressionCodecs,
   CompressionMethodByte,
   checksumSize,
-  decodeServerPacket,
   InputArena,
   type NativeBlock,
   NativeBlockReader,
   ProtocolError,
   readFrame,
+} from '@clickwire/protocol'
+import {
+  decodeServerPacket,
   type ServerBlockPacketType,
   type ServerPacket,
   ServerPacketId,
   serverBlockCompression,
   serverBodyCompressed,
   tableColumnsCodec,
-} from '@clickwire/protocol'
+} from '@clickwire/protocol/internal'
 import type { TransportCodecs } from './compression-loader.js'
 import type { SocketChannel } from './socket-channel.js'
 

@@ -1,15 +1,10 @@
 // Where {name:Type} values travel: as protocol parameters in the Query packet from revision
 // 54459 (checked here on the encoded bytes, at the client's own 54460), substituted into
 // the SQL below it (the 18.16 path, also run live in test/query-features.test.ts).
-import {
-  ByteReader,
-  ByteWriter,
-  clientRevision,
-  decodeClientPacket,
-  revision18_16,
-} from '@clickwire/protocol'
+import { ByteReader, ByteWriter, clientRevision, revision18_16 } from '@clickwire/protocol'
+import { decodeClientPacket } from '@clickwire/protocol/internal'
+import { parameterCases } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
-import { parameterCases } from '../../protocol/src/test-support/params-cases.js'
 import { prepareQuery, type QueryRequest, writeQueryRequest } from './query-request.js'
 
 function request(

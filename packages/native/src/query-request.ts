@@ -2,13 +2,12 @@ import { hostname, userInfo } from 'node:os'
 import {
   type ByteWriter,
   clientRevision,
-  initialClientInfo,
-  queryCodec,
   Revision,
   type SettingValue,
   serverParameters,
   substituteParameters,
 } from '@clickwire/protocol'
+import { initialClientInfo, queryCodec } from '@clickwire/protocol/internal'
 
 /** The SQL and protocol parameters a Query packet carries. */
 export interface PreparedQuery {

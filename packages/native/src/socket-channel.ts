@@ -1,6 +1,6 @@
 import { connect as netConnect, type Socket } from 'node:net'
 import { type ConnectionOptions as TlsConnectionOptions, connect as tlsConnect } from 'node:tls'
-import { AbortError, ConnectionError, InputArena, TimeoutError } from '@clickwire/protocol'
+import { AbortError, ConnectionError, InputArena, listenForAbort, TimeoutError } from '@clickwire/protocol'
 
 /** Where and how to open one socket. */
 export interface SocketTarget {
@@ -71,11 +71,12 @@ export class SocketChannel {
     if (signal?.aborted) return Promise.reject(new AbortError(signal.reason))
     return new Promise((resolve, reject) => {
       let settled = false
+      let stopListening: (() => void) | undefined
       const finish = (error?: Error) => {
         if (settled) return
         settled = true
         clearTimeout(timer)
-        signal?.removeEventListener('abort', onAbort)
+        stopListening?.()
         if (error) {
           this.socket.destroy()
           reject(error)
@@ -94,7 +95,7 @@ export class SocketChannel {
           ),
         target.connectTimeoutMs,
       )
-      signal?.addEventListener('abort', onAbort, { once: true })
+      if (signal) stopListening = listenForAbort(signal, onAbort)
       const arena = this.arena
       if (target.tls) {
         this.socket = tlsConnect({

@@ -3,7 +3,8 @@
 import { AbortError, TimeoutError } from '@clickwire/protocol'
 import { FaultProxy } from '@clickwire/testing'
 import { expect, inject, it } from 'vitest'
-import { createNativeTransport, type NativeTransport, parseNativeUrl } from '../src/index.js'
+import { createNativeTransport, type NativeTransport } from '../src/index.js'
+import { parseNativeUrl } from '../src/native-options.js'
 import { connectionMark, firstValue, markConnection, nativeOn, sleep } from './support/native-helpers.js'
 import { TapProxy } from './support/tap-proxy.js'
 

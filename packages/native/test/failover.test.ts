@@ -2,12 +2,8 @@
 // so every query tells where it landed. Strategies, a killed host, and the cooldown.
 import { type ClickHouseServer, FaultProxy, startClickHouse } from '@clickwire/testing'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import {
-  createNativeTransport,
-  type NativeTransport,
-  type NativeTransportOptions,
-  parseNativeUrl,
-} from '../src/index.js'
+import { createNativeTransport, type NativeTransport, type NativeTransportOptions } from '../src/index.js'
+import { parseNativeUrl } from '../src/native-options.js'
 import { nativeOn, sleep } from './support/native-helpers.js'
 
 let cluster: ClickHouseServer

@@ -2,7 +2,9 @@
 // from pooled connections the server dropped.
 import { FaultProxy } from '@clickwire/testing'
 import { afterEach, expect, inject, it, vi } from 'vitest'
-import { createNativeTransport, NativeConnection, parseNativeUrl } from '../src/index.js'
+import { createNativeTransport } from '../src/index.js'
+import { NativeConnection } from '../src/native-connection.js'
+import { parseNativeUrl } from '../src/native-options.js'
 import { collect, connectionMark, firstValue, markConnection, sleep } from './support/native-helpers.js'
 import { TapProxy } from './support/tap-proxy.js'
 

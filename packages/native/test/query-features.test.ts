@@ -1,7 +1,7 @@
 // Settings, query events, server logs, external tables and {name:Type} parameters, on 18.16 and 26.x.
 import type { NativeBlock, ProfileInfo, Progress, ServerLogEntry } from '@clickwire/protocol'
+import { parameterCases } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { parameterCases } from '../../protocol/src/test-support/params-cases.js'
 import type { NativeTransport } from '../src/index.js'
 import { collect, firstValue, nativeOn, rowsOf } from './support/native-helpers.js'
 

@@ -1,7 +1,6 @@
 // The native protocol at the revision each server negotiates: 54488 with 26.7 (every field
 // from 54461 up, on the wire in both directions), 54412 with 18.16. Values are checked
 // against the server's own renderings over HTTP.
-import { clickhouseClient } from '@clickwire/testing'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import type { NativeTransport } from '../src/index.js'
 import { nativeOn, uniqueName } from './support/native-helpers.js'

@@ -1,5 +1,6 @@
 import { expect, inject, it } from 'vitest'
-import { createNativeTransport, parseNativeUrl } from '../src/index.js'
+import { createNativeTransport } from '../src/index.js'
+import { parseNativeUrl } from '../src/native-options.js'
 
 const server = inject('clickhouse')
 

@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { ConnectionError } from '@clickwire/protocol'
 import { makeTestCertificates } from '@clickwire/testing'
 import { expect, inject, it } from 'vitest'
-import { createNativeTransport, parseNativeUrl } from '../src/index.js'
+import { createNativeTransport } from '../src/index.js'
+import { parseNativeUrl } from '../src/native-options.js'
 import { firstValue } from './support/native-helpers.js'
 
 const server = inject('clickhouse')

@@ -15,9 +15,31 @@ export { AggregateFunctionColumn } from './columns/aggregate-function-column.js'
 export { supportedAggregateFunctions } from './columns/aggregate-state-extent.js'
 export { ArrayTypeColumn } from './columns/array-column.js'
 export { BoolColumn } from './columns/bool-column.js'
-export { codecFor, hasCodec } from './columns/codec-registry.js'
+export { codecFor, describeCodec, hasCodec } from './columns/codec-registry.js'
 export * from './columns/column-codec.js'
-export { ColumnParts, joinValues, type TypedArray, wholeColumn } from './columns/column-parts.js'
+export {
+  type BooleanLayout,
+  type BytesLayout,
+  type ColumnLayout,
+  type ColumnStorage,
+  type DictionaryGranule,
+  type DictionaryLayout,
+  type FixedBytesLayout,
+  type FixedLayout,
+  fixedRowWidth,
+  type ListLayout,
+  type MapLayout,
+  type NullableLayout,
+  type NullLayout,
+  type StorageKind,
+  type StructLayout,
+  storageOf,
+  type TypedArray,
+  type TypedArrayKind,
+  type UnionLayout,
+  type ValuesLayout,
+} from './columns/column-layout.js'
+export { ColumnParts, joinValues, wholeColumn } from './columns/column-parts.js'
 export { DateColumn } from './columns/date-column.js'
 export { DateTimeColumn } from './columns/date-time-column.js'
 export { DateTime64Column } from './columns/date-time64-column.js'
@@ -38,7 +60,7 @@ export { TimeColumn } from './columns/time-column.js'
 export { type TimeZone, timeZone } from './columns/time-zones.js'
 export { Time64Column } from './columns/time64-column.js'
 export { TupleColumn } from './columns/tuple-column.js'
-export { type TypedValue, typedValue } from './columns/typed-value.js'
+export { TypedValue, typedValue } from './columns/typed-value.js'
 export { UuidColumn } from './columns/uuid-column.js'
 export { VariantColumn } from './columns/variant-column.js'
 export { WideIntegerColumn } from './columns/wide-integer-column.js'
@@ -86,12 +108,55 @@ export { ByteReader, maxValueLength } from './io/byte-reader.js'
 export { ByteWriter } from './io/byte-writer.js'
 export { InputArena } from './io/input-arena.js'
 export { decodeUtf8, encodeUtf8, StringInterner, type TextSource, textSource } from './io/text-decoding.js'
-export * from './packets/index.js'
 export { clientRevision, Revision, revision18_16 } from './packets/protocol-revision.js'
 export * from './params/index.js'
+export {
+  checkQueryFormat,
+  type FormatClause,
+  findFormatClause,
+  queryFormatError,
+  subqueryText,
+} from './sql/format-clause.js'
 export { parseServerVersion, versionAtLeast } from './sql/server-version.js'
+export { checkSettingName, settingEntries, settingValueText } from './sql/setting-value.js'
+export {
+  escapeSqlText,
+  quoteQualifiedName,
+  quoteSqlIdentifier,
+  quoteSqlIdentifierIfNeeded,
+  quoteSqlString,
+  type SqlEscapes,
+  type SqlStringOptions,
+  unescapeSqlText,
+  unquoteSqlString,
+} from './sql/sql-quoting.js'
 export { firstKeyword, isReadOnlyStatement } from './sql/statement-kind.js'
+export { quoteTableName } from './sql/table-name.js'
+export { listenForAbort } from './transport/abort-listener.js'
+export { CallDeadline, type DeadlineErrors } from './transport/call-deadline.js'
+export {
+  type CompressionOption,
+  type CompressionSettings,
+  type RequestCompression,
+  type ResolvedCompression,
+  type ResponseCompression,
+  resolveCompression,
+} from './transport/compression-options.js'
 export { type ConnectionUrl, parseConnectionUrl, type UrlEndpoint } from './transport/connection-url.js'
+export {
+  HostSelector,
+  type HostSelectorSources,
+  type HostStrategy,
+  isHostStrategy,
+} from './transport/host-selector.js'
+export { newQueryId } from './transport/query-id.js'
+export {
+  type FailedAttempt,
+  type RepeatableRequest,
+  safeToRepeat,
+  shouldRetry,
+} from './transport/retry-policy.js'
+export type { PemInput, TlsOptions } from './transport/tls-options.js'
 export * from './transport/transport-contract.js'
 export { canonicalTypeName } from './types/type-aliases.js'
 export {
@@ -99,7 +164,6 @@ export {
   type MappedType,
   mapType,
   type TypeFamily,
-  type TypeMapper,
   tsPropertyKey,
   tsTypeOf,
   typeFamilies,

@@ -12,8 +12,8 @@ import {
   typeNode,
 } from '@clickwire/protocol'
 import { expect } from 'vitest'
-import { server } from '../transports.js'
 import { type JsonNode, JsonNumber, JsonObject, parseLossless } from './lossless-json.js'
+import { server } from './transports.js'
 
 /**
  * How the server renders values for the oracle: numbers unquoted (the lossless parser keeps

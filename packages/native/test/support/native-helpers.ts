@@ -2,12 +2,8 @@
 
 import type { BlockStream } from '@clickwire/protocol'
 import type { ServerInfo } from '@clickwire/testing'
-import {
-  createNativeTransport,
-  type NativeTransport,
-  type NativeTransportOptions,
-  parseNativeUrl,
-} from '../../src/index.js'
+import { createNativeTransport, type NativeTransport, type NativeTransportOptions } from '../../src/index.js'
+import { parseNativeUrl } from '../../src/native-options.js'
 
 /** A transport on the server's plain native port; closed by the caller. */
 export function nativeOn(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { context } from '../../test/support/codec-checks.js'
 import { ByteReader } from '../io/byte-reader.js'
 import { ByteWriter } from '../io/byte-writer.js'
-import { context } from '../test-support/codec-checks.js'
 import { loopFactory, rowArrays, rowFactory, rowObjects } from './block-rows.js'
 import { NativeBlockReader } from './native-block-reader.js'
 import { NativeBlockWriter } from './native-block-writer.js'

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { context } from '../../test/support/codec-checks.js'
 import { ColumnParts } from '../columns/column-parts.js'
 import { UsageError } from '../errors/usage-error.js'
 import { ByteWriter } from '../io/byte-writer.js'
-import { context } from '../test-support/codec-checks.js'
 import { type ColumnToWrite, NativeBlockWriter } from './native-block-writer.js'
 
 const surrogate =

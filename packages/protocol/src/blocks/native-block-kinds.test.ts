@@ -2,10 +2,10 @@
 // same Column, with the same values, as their dense layout. Bytes built by hand from
 // SerializationSparse.cpp / SerializationReplicated.cpp / SerializationInfo.cpp.
 import { describe, expect, it } from 'vitest'
+import { context, fromHex, hex } from '../../test/support/codec-checks.js'
 import { ProtocolError } from '../errors/protocol-error.js'
 import { ByteReader } from '../io/byte-reader.js'
 import { ByteWriter } from '../io/byte-writer.js'
-import { context, fromHex, hex } from '../test-support/codec-checks.js'
 import { NativeBlockReader } from './native-block-reader.js'
 import { NativeBlockWriter } from './native-block-writer.js'
 

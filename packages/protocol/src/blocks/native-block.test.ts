@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { context, fromHex, hex } from '../../test/support/codec-checks.js'
 import { ProtocolError } from '../errors/protocol-error.js'
 import { ByteReader } from '../io/byte-reader.js'
 import { ByteWriter } from '../io/byte-writer.js'
-import { context, fromHex, hex } from '../test-support/codec-checks.js'
 import { NativeBlockReader } from './native-block-reader.js'
 import { NativeBlockWriter } from './native-block-writer.js'
 

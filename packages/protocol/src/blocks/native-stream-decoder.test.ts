@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { context } from '../../test/support/codec-checks.js'
 import { ProtocolError } from '../errors/protocol-error.js'
 import { ByteWriter } from '../io/byte-writer.js'
-import { context } from '../test-support/codec-checks.js'
 import { defaultValueMapping } from '../types/value-mapping.js'
 import { rowObjects } from './block-rows.js'
 import type { NativeBlock } from './native-block.js'

@@ -1,7 +1,7 @@
 import type { CodecContext } from '../columns/column-codec.js'
 import { ProtocolError } from '../errors/protocol-error.js'
+import { allocateBytes } from '../io/byte-allocation.js'
 import { ByteReader } from '../io/byte-reader.js'
-import { allocateBytes } from '../io/input-arena.js'
 import type { NativeBlock } from './native-block.js'
 import { NativeBlockReader, readBlockInfo } from './native-block-reader.js'
 

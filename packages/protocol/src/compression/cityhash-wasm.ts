@@ -2,8 +2,8 @@ import { cityHashWasmBase64 } from './cityhash-wasm.gen.js'
 
 /**
  * CityHash128 v1.0.2 in a hand-assembled WebAssembly module (about 1.5 KB, described in
- * src/test-support/compression-cityhash-wasm-source.ts). WebAssembly multiplies 64-bit
- * words natively, which JavaScript can only emulate with 32-bit halves.
+ * scripts/cityhash-wasm-source.mjs). WebAssembly multiplies 64-bit words natively, which
+ * JavaScript can only emulate with 32-bit halves.
  *
  * WebAssembly sees only its own memory, so input is copied in, 64 KiB at a time: memory
  * stays at two pages whatever the frame size, and each chunk is hashed while it is still in

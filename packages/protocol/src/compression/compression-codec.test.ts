@@ -1,7 +1,7 @@
 import { Zstd } from '@hpcc-js/wasm-zstd'
 import { describe, expect, it } from 'vitest'
-import { fromHex } from '../test-support/codec-checks.js'
-import { clickhouseFrames, concat } from '../test-support/compression-frames.js'
+import { fromHex } from '../../test/support/codec-checks.js'
+import { clickhouseFrames, concat } from '../../test/support/compression-frames.js'
 import { loadLz4, lz4Codec, nodeCompression } from './compression-node.js'
 import { portableCompression, type ZstdLibrary, zstdCodec, zstdContentSize } from './compression-portable.js'
 

@@ -1,15 +1,15 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ProtocolError } from '../errors/protocol-error.js'
-import { ByteReader } from '../io/byte-reader.js'
-import { fromHex } from '../test-support/codec-checks.js'
+import { fromHex } from '../../test/support/codec-checks.js'
 import {
   clickhouseFrames,
   concat,
   decodeChunks,
   expectProtocolError,
   expectSameBytes,
-} from '../test-support/compression-frames.js'
+} from '../../test/support/compression-frames.js'
+import { ProtocolError } from '../errors/protocol-error.js'
+import { ByteReader } from '../io/byte-reader.js'
 import { cityhash128Into } from './cityhash.js'
 import type { CompressionCodecs } from './compression-codec.js'
 import { nodeCompression } from './compression-node.js'

@@ -4,6 +4,7 @@ const brand = Symbol.for('clickwire.error.abort')
 
 /** The caller's AbortSignal fired. `reason` is the signal's reason. */
 export class AbortError extends ClickwireError {
+  override name = 'AbortError'
   readonly [brand] = true
   readonly reason: unknown
 

@@ -6,6 +6,7 @@ const brand = Symbol.for('clickwire.error.clickhouse')
 
 /** An exception the server reported, with ClickHouse's own code and name. */
 export class ClickHouseError extends ClickwireError {
+  override name = 'ClickHouseError'
   readonly [brand] = true
   /** ClickHouse error code, e.g. 60 for UNKNOWN_TABLE. */
   readonly code: number

@@ -21,6 +21,9 @@ export type InsertOutcome = 'not-written' | 'incomplete' | 'unknown'
  * Messages never contain secrets; {@link redactSecrets} is applied to every message.
  */
 export class ClickwireError extends Error {
+  // Each class names itself with a literal: bundlers rename classes (`_ClickHouseError`,
+  // or one letter once minified), so `new.target.name` would not survive a build.
+  override name = 'ClickwireError'
   readonly [brand] = true
   /** A stable machine-readable kind: `CLICKHOUSE`, `PROTOCOL`, `CONNECTION`, `TIMEOUT`, `ABORT`, ... */
   readonly kind: string
@@ -38,7 +41,6 @@ export class ClickwireError extends Error {
     super(redactSecrets(message), options?.cause === undefined ? undefined : { cause: options.cause })
     this.kind = kind
     this.insertOutcome = options?.insertOutcome
-    this.name = new.target.name
   }
 
   /** True for any clickwire error, from any copy of the package. */

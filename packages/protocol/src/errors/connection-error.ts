@@ -4,6 +4,7 @@ const brand = Symbol.for('clickwire.error.connection')
 
 /** The network failed: refused, reset, closed mid-stream, TLS rejected, DNS unknown. */
 export class ConnectionError extends ClickwireError {
+  override name = 'ConnectionError'
   readonly [brand] = true
   /** The system error code when there was one, e.g. `ECONNRESET`. */
   readonly code: string | undefined

@@ -8,9 +8,17 @@ export {
   defaultSquashing,
   type InsertProgressAtBreak,
   insertOutcomeAt,
+  keepsRowsWhenStopped,
   squashSetting,
   withInsertOutcome,
 } from './insert-outcome.js'
+export { acquireTimeoutError, defaultAcquireTimeoutMs } from './pool-errors.js'
 export { ProtocolError } from './protocol-error.js'
+export {
+  type RequestKind,
+  requestAbortError,
+  requestClosedError,
+  requestTimeoutError,
+} from './request-errors.js'
 export { TimeoutError } from './timeout-error.js'
 export { TypeParseError, UsageError } from './usage-error.js'

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { AbortError } from './abort-error.js'
 import { ClickHouseError } from './clickhouse-error.js'
 import { ConnectionError } from './connection-error.js'
-import { defaultSquashing, insertOutcomeAt, squashSetting, withInsertOutcome } from './insert-outcome.js'
+import {
+  defaultSquashing,
+  insertOutcomeAt,
+  keepsRowsWhenStopped,
+  squashSetting,
+  withInsertOutcome,
+} from './insert-outcome.js'
 import { TimeoutError } from './timeout-error.js'
 
 const squash = { squashRows: defaultSquashing.rows, squashBytes: defaultSquashing.bytes }
@@ -76,5 +82,36 @@ describe('withInsertOutcome', () => {
   it('leaves the server’s own errors as they are: the server said what happened', () => {
     const server = new ClickHouseError({ code: 27, type: 'DB::Exception', message: 'Cannot parse input' })
     expect(withInsertOutcome(server, at, 'q4')).toBe(server)
+  })
+
+  it('says incomplete when a server that keeps a stopped insert’s rows had some of them', () => {
+    const at = { allSent: false, rowsSent: 3, bytesSent: 30, squashRows: 1_048_576, squashBytes: 268_435_456 }
+    const stopped = withInsertOutcome(
+      new AbortError(undefined, 'insert q1 was aborted'),
+      { ...at, stoppedKeepsRows: true },
+      'q1',
+    ) as AbortError
+    expect(stopped.insertOutcome).toBe('incomplete')
+    expect(stopped.message).toBe(
+      'insert q1 was aborted; insert q1: the insert is incomplete: it was stopped before all of its data was sent, and a server before 26.x stores the rows it had when an insert is stopped (3 rows sent)',
+    )
+    // A broken connection is not a stop: the server drops what it had (checked on 18.16).
+    const broken = withInsertOutcome(
+      new ConnectionError('reset'),
+      { ...at, stoppedKeepsRows: true },
+      'q1',
+    ) as ConnectionError
+    expect(broken.insertOutcome).toBe('not-written')
+    // Nothing sent is nothing stored, whatever the server.
+    const none = withInsertOutcome(
+      new TimeoutError('query', 10),
+      { ...at, rowsSent: 0, stoppedKeepsRows: true },
+      'q1',
+    ) as TimeoutError
+    expect(none.insertOutcome).toBe('not-written')
+    expect(keepsRowsWhenStopped('18.16.1')).toBe(true)
+    expect(keepsRowsWhenStopped('25.8.3.1')).toBe(true)
+    expect(keepsRowsWhenStopped('26.7.2.1')).toBe(false)
+    expect(keepsRowsWhenStopped(undefined)).toBe(true)
   })
 })

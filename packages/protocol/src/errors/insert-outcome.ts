@@ -19,6 +19,23 @@ export interface InsertProgressAtBreak {
   /** The effective `min_insert_block_size_rows` / `_bytes` (the defaults when not set). */
   readonly squashRows: number
   readonly squashBytes: number
+  /**
+   * Whether the server stores the rows it already has when the client stops an insert (a
+   * timeout, an abort, close(): the client cancels and kills it). See {@link keepsRowsWhenStopped}.
+   */
+  readonly stoppedKeepsRows?: boolean | undefined
+}
+
+/**
+ * Whether a server of this version may store the rows an insert had sent when the client
+ * stops it. Measured: 18.16 does (an insert of one row, stopped by an abort, a timeout or
+ * close(), over native and HTTP, left its row stored); 26.7 does not (0 rows in the same
+ * cases). Versions between were not measured, so they are taken to keep rows: saying "may
+ * be stored" of rows that were not is safe, saying "not written" of stored rows is not.
+ */
+export function keepsRowsWhenStopped(version: string | undefined): boolean {
+  const major = Number(/^(\d+)\./.exec(version ?? '')?.[1])
+  return !(major >= 26)
 }
 
 /**
@@ -63,7 +80,14 @@ export function squashSetting(value: unknown, fallback: number): number {
  * in its message; any other error (the server's own, a usage error) is returned as it is.
  */
 export function withInsertOutcome(error: unknown, at: InsertProgressAtBreak, queryId: string): unknown {
-  const known = insertOutcomeAt(at)
+  const stopped = TimeoutError.isInstance(error) || AbortError.isInstance(error)
+  const known =
+    stopped && at.stoppedKeepsRows && !at.allSent && at.rowsSent > 0
+      ? {
+          outcome: 'incomplete' as const,
+          text: `the insert is incomplete: it was stopped before all of its data was sent, and a server before 26.x stores the rows it had when an insert is stopped (${at.rowsSent} rows sent)`,
+        }
+      : insertOutcomeAt(at)
   const suffix = `; insert ${queryId}: ${known.text}`
   const original = error as ClickwireError
   if (ConnectionError.isInstance(error)) {

@@ -8,6 +8,7 @@ const brand = Symbol.for('clickwire.error.protocol')
  * one is never reused.
  */
 export class ProtocolError extends ClickwireError {
+  override name = 'ProtocolError'
   readonly [brand] = true
   /** Where in the input it failed, e.g. `Data packet > column [3] "x" Array(String) > offsets`. */
   readonly path: string

@@ -4,6 +4,7 @@ const brand = Symbol.for('clickwire.error.timeout')
 
 /** A configured time limit ran out (`connect`, `query`, `idle`, `request`, ...). */
 export class TimeoutError extends ClickwireError {
+  override name = 'TimeoutError'
   readonly [brand] = true
   /** Which limit: `connect`, `query`, `request`, `idle`, `acquire`, ... */
   readonly timeout: string

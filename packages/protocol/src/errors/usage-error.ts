@@ -7,6 +7,7 @@ const brand = Symbol.for('clickwire.error.usage')
  * type, an unknown option, a malformed type name. Nothing was sent to the server.
  */
 export class UsageError extends ClickwireError {
+  override name = 'UsageError'
   readonly [brand] = true
 
   constructor(message: string, options?: { cause?: unknown }) {
@@ -20,6 +21,7 @@ export class UsageError extends ClickwireError {
 
 /** A type name that does not parse; `position` is the 0-based offset of the problem. */
 export class TypeParseError extends UsageError {
+  override name = 'TypeParseError'
   readonly input: string
   readonly position: number
 

@@ -1,4 +1,4 @@
-import { allocateBytes } from './input-arena.js'
+import { allocateBytes } from './byte-allocation.js'
 
 /** A buffer handed back to the pool, and the newest block that may still view it. */
 interface Retired {

@@ -127,8 +127,3 @@ export function encodeUtf8(text: string): Uint8Array {
 export function encodeUtf8Into(text: string, target: Uint8Array, offset: number): number {
   return utf8Encoder.encodeInto(text, target.subarray(offset)).written
 }
-
-/** Upper bound of the UTF-8 size of `text`, without encoding it. */
-export function maxUtf8Length(text: string): number {
-  return text.length * 3
-}

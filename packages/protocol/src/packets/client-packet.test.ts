@@ -1,8 +1,5 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ProtocolError } from '../errors/protocol-error.js'
-import { UsageError } from '../errors/usage-error.js'
-import { ByteReader } from '../io/byte-reader.js'
 import {
   bytesOf,
   checkClientPacket,
@@ -10,7 +7,10 @@ import {
   expectTruncationsReported,
   hex,
   str,
-} from '../test-support/packets-checks.js'
+} from '../../test/support/packets-checks.js'
+import { ProtocolError } from '../errors/protocol-error.js'
+import { UsageError } from '../errors/usage-error.js'
+import { ByteReader } from '../io/byte-reader.js'
 import { decodeAddendum, encodeAddendum } from './client-hello-packet.js'
 import { type ClientPacket, decodeClientPacket, encodeClientPacket } from './client-packet.js'
 

@@ -1,5 +1,5 @@
 import { ProtocolError } from '../errors/protocol-error.js'
-import { unescapeText, unquoteLiteral } from './quoted-literal.js'
+import { unescapeSqlText, unquoteSqlString } from '../sql/sql-quoting.js'
 
 /** One column of a TableColumns packet. */
 export interface ColumnDescription {
@@ -27,7 +27,7 @@ function backQuotedName(line: string, where: string): [string, number] {
   for (let i = 1; i < line.length; i++) {
     if (line[i] === '\\') i++
     else if (line[i] === '`') {
-      const name = unescapeText(line.slice(1, i), '`')
+      const name = unescapeSqlText(line.slice(1, i), '`')
       if (name === undefined) break
       return [name, i + 1]
     }
@@ -36,7 +36,7 @@ function backQuotedName(line: string, where: string): [string, number] {
 }
 
 function unescaped(text: string, where: string): string {
-  const value = unescapeText(text)
+  const value = unescapeSqlText(text)
   if (value === undefined) throw new ProtocolError('malformed escape sequence', { path: where })
   return value
 }
@@ -88,7 +88,7 @@ export function parseColumnsDescription(text: string): ColumnDescription[] {
     }
     for (; i < parts.length; i++) {
       const part = unescaped(parts[i]!, where)
-      if (part.startsWith('COMMENT ')) column.comment = unquoteLiteral(part.slice(8)) ?? part.slice(8)
+      if (part.startsWith('COMMENT ')) column.comment = unquoteSqlString(part.slice(8)) ?? part.slice(8)
       else if (part.startsWith('TTL ')) column.ttl = part.slice(4)
       else if (part.startsWith('CODEC(')) column.codec = part
     }

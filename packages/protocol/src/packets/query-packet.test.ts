@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest'
+import {
+  bytesOf,
+  checkClientPacket,
+  decodeAll,
+  fromHex,
+  hex,
+  str,
+} from '../../test/support/packets-checks.js'
 import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import { ByteReader } from '../io/byte-reader.js'
-import { bytesOf, checkClientPacket, decodeAll, fromHex, hex, str } from '../test-support/packets-checks.js'
 import {
   type ClientInfo,
   ClientInterface,

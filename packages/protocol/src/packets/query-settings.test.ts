@@ -1,7 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { ProtocolError } from '../errors/protocol-error.js'
-import { UsageError } from '../errors/usage-error.js'
-import { ByteReader } from '../io/byte-reader.js'
 import {
   bytesOf,
   decodeAll,
@@ -9,7 +6,10 @@ import {
   fromHex,
   hex,
   str,
-} from '../test-support/packets-checks.js'
+} from '../../test/support/packets-checks.js'
+import { ProtocolError } from '../errors/protocol-error.js'
+import { UsageError } from '../errors/usage-error.js'
+import { ByteReader } from '../io/byte-reader.js'
 import { legacySettingKind } from './legacy-setting-kinds.js'
 import {
   type QuerySetting,

@@ -2,6 +2,7 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import { UsageError } from '../errors/usage-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import type { ByteWriter } from '../io/byte-writer.js'
+import { checkSettingName, settingValueText } from '../sql/setting-value.js'
 import type { SettingValue } from '../transport/transport-contract.js'
 import { type LegacySettingKind, legacySettingKind } from './legacy-setting-kinds.js'
 import { Revision } from './protocol-revision.js'
@@ -46,25 +47,13 @@ const int64Min = -(1n << 63n)
 const int64Max = (1n << 63n) - 1n
 const decimalText = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
 
-/** The text form of a value, as the strings format carries it. */
+/**
+ * The text form of a value, as the strings format carries it: the shared setting encoder
+ * (sql/setting-value.ts), so the native and HTTP transports accept, render and refuse
+ * values alike.
+ */
 export function settingText(name: string, value: SettingValue): string {
-  switch (typeof value) {
-    case 'string':
-      return value
-    case 'boolean':
-      return value ? '1' : '0'
-    case 'bigint':
-      return value.toString()
-    case 'number':
-      if (!Number.isFinite(value)) throw new UsageError(`setting ${name}: ${value} is not a finite number`)
-      // Integers beyond 2^53 would print in exponent form, which integer settings reject.
-      if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-        throw new UsageError(`setting ${name}: ${value} is not exact; pass a bigint or a string`)
-      }
-      return String(value)
-    default:
-      throw new UsageError(`setting ${name}: unsupported value type ${typeof value}`)
-  }
+  return settingValueText(name, value)
 }
 
 function badValue(name: string, value: SettingValue, expected: string): UsageError {
@@ -128,9 +117,12 @@ export function writeSettings(writer: ByteWriter, settings: readonly QuerySettin
   const strings = revision >= Revision.withSettingsSerializedAsStrings
   for (const setting of settings) {
     const { name } = setting
-    if (name === '') throw new UsageError('a setting needs a name')
+    checkSettingName(name)
+    // Every value is checked as text first, whatever format carries it: the binary format
+    // of old servers then refuses the same values with the same words as the strings format
+    // and HTTP (NaN, Infinity, inexact integers, objects).
+    const text = settingText(name, setting.value)
     if (strings) {
-      const text = settingText(name, setting.value)
       writer.string(name)
       writer.varUInt((setting.important ? flagImportant : 0) | (setting.custom ? flagCustom : 0))
       writer.string(setting.custom ? quoteLiteral(text) : text)

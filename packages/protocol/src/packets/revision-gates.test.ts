@@ -2,7 +2,6 @@
 // absent one revision below its gate. The 26.7 Hello is bytes captured from the embedded
 // ClickHouse 26.7.2.1 answering a client that announced 54488.
 import { describe, expect, it } from 'vitest'
-import { ProtocolError } from '../errors/protocol-error.js'
 import {
   bytesOf,
   checkClientPacket,
@@ -11,7 +10,8 @@ import {
   expectTruncationsReported,
   hex,
   str,
-} from '../test-support/packets-checks.js'
+} from '../../test/support/packets-checks.js'
+import { ProtocolError } from '../errors/protocol-error.js'
 import { checkChunkedFraming, decodeAddendum, encodeAddendum } from './client-hello-packet.js'
 import { initialClientInfo, readClientInfo, writeClientInfo } from './client-info.js'
 import { clientRevision, Revision } from './protocol-revision.js'

@@ -155,7 +155,10 @@ export interface ServerInfo {
   readonly name: string
   /** `major.minor.patch`. */
   readonly version: string
-  /** Native protocol revision (negotiated), or 0 over HTTP. */
+  /**
+   * The native protocol revision clickwire speaks with the server (the smaller of its own and
+   * the server's, as the handshake negotiates it), the same over HTTP; 0 when unknown.
+   */
   readonly revision: number
   readonly timezone: string
   readonly displayName: string

@@ -1,0 +1,93 @@
+// A server that accepts connections and never answers: the first call of a fresh client
+// obeys its own timeoutMs and its own signal, over both transports, whatever the transport
+// must ask first (over HTTP the server probe, an insert's DESCRIBE; over native the
+// handshake). Each call settles with a TimeoutError (or an AbortError for a signal) within
+// its deadline and a small slack. serverInfo() takes no options: requestTimeoutMs bounds it.
+import { createServer, type Server, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Client, createClient, sql } from '../src/index.js'
+
+let silent: Server
+let port = 0
+const sockets = new Set<Socket>()
+beforeAll(async () => {
+  silent = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('error', () => {})
+  })
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+  port = (silent.address() as { port: number }).port
+})
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy()
+  await new Promise((resolve) => silent.close(resolve))
+})
+
+const limitMs = 900
+const abortAfterMs = 300
+const slackMs = 700
+
+type Limits = { timeoutMs?: number; signal?: AbortSignal }
+const calls: Record<string, (client: Client, limits: Limits) => Promise<unknown>> = {
+  query: async (client, limits) => (await client.query('SELECT 1', limits)).rows(),
+  'sql`` query': async (client, limits) => (await client.query(sql`SELECT ${1} AS one`, limits)).rows(),
+  insert: (client, limits) => client.insert('t', [{ a: 1 }], limits),
+  command: (client, limits) => client.command('SELECT 1', limits),
+  ping: (client, limits) => client.ping(limits),
+}
+
+/** The error `run` settles with, and when. */
+async function settle(run: () => Promise<unknown>): Promise<{ error: Error | undefined; elapsed: number }> {
+  const started = Date.now()
+  const error = await run().then(
+    () => undefined,
+    (caught: unknown) => caught as Error,
+  )
+  return { error, elapsed: Date.now() - started }
+}
+
+describe.each(['clickhouse', 'http'])('%s', (scheme) => {
+  const fresh = (options: { requestTimeoutMs?: number } = {}) =>
+    createClient({ url: `${scheme}://127.0.0.1:${port}`, ...options })
+
+  for (const [name, call] of Object.entries(calls)) {
+    it(`${name} as the first call obeys its timeoutMs`, async () => {
+      await using client = fresh()
+      const { error, elapsed } = await settle(() => call(client, { timeoutMs: limitMs }))
+      expect(error?.name, String(error)).toBe('TimeoutError')
+      expect(elapsed).toBeGreaterThanOrEqual(limitMs - 50)
+      expect(elapsed).toBeLessThan(limitMs + slackMs)
+    })
+
+    it(`${name} as the first call obeys its signal`, async () => {
+      await using client = fresh()
+      const { error, elapsed } = await settle(() =>
+        call(client, { signal: AbortSignal.timeout(abortAfterMs) }),
+      )
+      expect(error?.name, String(error)).toBe('AbortError')
+      expect(elapsed).toBeGreaterThanOrEqual(abortAfterMs - 50)
+      expect(elapsed).toBeLessThan(abortAfterMs + slackMs)
+    })
+  }
+
+  it('serverInfo() as the first call obeys requestTimeoutMs', async () => {
+    await using client = fresh({ requestTimeoutMs: limitMs })
+    const { error, elapsed } = await settle(() => client.serverInfo())
+    expect(error?.name, String(error)).toBe('TimeoutError')
+    expect(elapsed).toBeGreaterThanOrEqual(limitMs - 50)
+    expect(elapsed).toBeLessThan(limitMs + slackMs)
+  })
+
+  it("one call's short deadline does not end another's longer wait for the same first request", async () => {
+    await using client = fresh()
+    const [short, long] = await Promise.all([
+      settle(() => client.query('SELECT 1', { timeoutMs: 300 })),
+      settle(() => client.query('SELECT 2', { timeoutMs: 1500 })),
+    ])
+    expect(short.error?.name).toBe('TimeoutError')
+    expect(short.elapsed).toBeLessThan(300 + slackMs)
+    expect(long.error?.name).toBe('TimeoutError')
+    expect(long.elapsed).toBeGreaterThanOrEqual(1500 - 50)
+    expect(long.elapsed).toBeLessThan(1500 + slackMs)
+  })
+})

@@ -1,0 +1,94 @@
+import {
+  CallDeadline,
+  type CompressionCodecs,
+  decodeUtf8,
+  FrameDecoder,
+  newQueryId,
+  UsageError,
+} from '@clickwire/protocol'
+import type { BodyReader } from './http-backend.js'
+import { readExchange } from './http-exchange.js'
+import type { ResolvedOptions } from './http-options.js'
+import type { RequestSender } from './request-lifetime.js'
+import { SharedProbe } from './shared-probe.js'
+
+/** Block codecs for compressed frames: the options', else the platform's, loaded once. */
+export function frameCodecLoader(
+  configured: CompressionCodecs | undefined,
+  load: (() => Promise<CompressionCodecs>) | undefined,
+): () => Promise<CompressionCodecs> {
+  let codecs: Promise<CompressionCodecs> | undefined
+  return () => {
+    codecs ??= configured ? Promise.resolve(configured) : (load?.() ?? Promise.resolve({}))
+    return codecs
+  }
+}
+
+/**
+ * Whether responses come in ClickHouse compressed frames (`compress=1`), for the
+ * `frames` response compression: asked once per transport with `SELECT 1`, because some
+ * servers get it wrong (Debian's 18.16 answers an empty body) and then the answers stay
+ * plain. The answer carries the codecs to decode the frames with, so reading a framed
+ * body never depends on this probe having run before.
+ */
+export class FramesProbe {
+  readonly #probe: SharedProbe<CompressionCodecs | undefined>
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    sender: RequestSender,
+    codecs: () => Promise<CompressionCodecs>,
+  ) {
+    this.#probe = new SharedProbe(async (signal) => {
+      const loaded = await codecs()
+      try {
+        const exchange = await sender.send(
+          { queryId: newQueryId(), defaultFormat: 'TabSeparated', framedResponse: true, inSession: false },
+          'SELECT 1',
+          {
+            deadline: CallDeadline.background(sender.closing, signal),
+            repeatable: () => ({ kind: 'statement', sql: 'SELECT 1' }),
+            kill: false,
+          },
+        )
+        const bytes = await readExchange(exchange, 4096, 'reading the answer to SELECT 1')
+        if (bytes.length === 0) return undefined
+        const decoder = new FrameDecoder(loaded)
+        const payload = decoder.push(bytes)
+        decoder.finish()
+        return payload.length === 1 && decodeUtf8(payload[0]!) === '1\n' ? loaded : undefined
+      } catch (error) {
+        // A missing codec is the caller's to fix; anything else means: no frames here.
+        if (UsageError.isInstance(error) || signal.aborted) throw error
+        return undefined
+      }
+    })
+  }
+
+  /** The codecs to decode framed responses with, or undefined when responses stay plain. */
+  async framing(deadline: CallDeadline): Promise<CompressionCodecs | undefined> {
+    if (this.options.responseCompression !== 'frames') return undefined
+    return this.#probe.get(deadline)
+  }
+}
+
+/** A body of compressed frames as the plain bytes they carry, decoded with `codecs`. */
+export function unframe(body: BodyReader, codecs: CompressionCodecs): BodyReader {
+  const decoder = new FrameDecoder(codecs)
+  const ready: Uint8Array[] = []
+  return {
+    read: async () => {
+      for (;;) {
+        const next = ready.shift()
+        if (next) return next
+        const chunk = await body.read()
+        if (chunk === undefined) {
+          decoder.finish()
+          return undefined
+        }
+        ready.push(...decoder.push(chunk))
+      }
+    },
+    cancel: (reason) => body.cancel(reason),
+  }
+}

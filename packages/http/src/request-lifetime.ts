@@ -1,0 +1,272 @@
+import {
+  AbortError,
+  CallDeadline,
+  ClickwireError,
+  ConnectionError,
+  decodeUtf8,
+  newQueryId,
+  quoteSqlString,
+  type RepeatableRequest,
+  shouldRetry,
+  TimeoutError,
+  UsageError,
+} from '@clickwire/protocol'
+import { serverError } from './exception-trailer.js'
+import { type BackendBody, type BackendResponse, type HttpBackend, isBackendFailure } from './http-backend.js'
+import { type Exchange, maxErrorBody, readAll, readExchange } from './http-exchange.js'
+import type { ResolvedOptions } from './http-options.js'
+import { buildRequest, type RequestParts } from './request-builder.js'
+
+/** Failures on a socket the server may have closed while it sat idle in the pool. */
+const staleSocketCodes = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ERR_SOCKET_CLOSED',
+  'ECONNABORTED',
+])
+
+/** How one request is sent. */
+export interface SendHow {
+  /** The limits of the call the request belongs to. */
+  readonly deadline: CallDeadline
+  /**
+   * What the request is, for the retry policy (protocol's retry-policy.ts), asked when an
+   * attempt failed: an insert knows only then whether its rows had started.
+   */
+  readonly repeatable: () => RepeatableRequest
+  readonly method?: 'GET' | 'POST' | undefined
+  /** Whether a request that ends early may leave its query running, so it is killed by id (default true). */
+  readonly kill?: boolean | undefined
+}
+
+/** A request body, or a function that makes a fresh one for each attempt (a body streamed once). */
+export type BodySource = BackendBody | undefined | (() => BackendBody)
+
+/**
+ * The lifetime of every HTTP request of a transport: its deadline and signal, stopping it
+ * (and its query on the server, by `KILL QUERY` from another request), sending it again
+ * after a stale kept-alive socket when the shared retry policy allows, mapping failures to
+ * clickwire's errors, and close(): requests still running end with their call's error.
+ */
+export class RequestSender {
+  /** Requests sent again after a stale kept-alive socket failed them (each resend counts). */
+  retries = 0
+  /** How to stop each request in flight; close() stops them (and their queries on the server). */
+  readonly #active = new Set<() => Promise<void>>()
+  /** Aborted when close() starts: calls waiting for shared work give up at once. */
+  readonly #stopping = new AbortController()
+  /** Aborted once closed: best-effort KILL QUERY requests still in flight give up then. */
+  readonly #killing = new AbortController()
+  #closed = false
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly backend: HttpBackend,
+  ) {}
+
+  /** Fires when close() starts (see {@link CallDeadline.closing}). */
+  get closing(): AbortSignal {
+    return this.#stopping.signal
+  }
+
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  checkOpen(): void {
+    if (this.#closed || this.#stopping.signal.aborted) throw new UsageError('the HTTP transport is closed')
+  }
+
+  /**
+   * Sends one request and waits for its status and headers. A request that failed on a
+   * stale kept-alive socket before any byte of the answer is sent again where the retry
+   * policy allows, at most once per pooled socket. A status other than 200 becomes the
+   * server's exception.
+   */
+  async send(parts: RequestParts, body: BodySource, how: SendHow): Promise<Exchange> {
+    // Not checkOpen(): while close() stops the requests in flight, their KILLs still go out.
+    if (this.#closed) throw new UsageError('the HTTP transport is closed')
+    const options = this.options
+    const { deadline } = how
+    deadline.check()
+    const { url, headers } = buildRequest(options, parts)
+    const controller = new AbortController()
+    const method = how.method ?? 'POST'
+    const kill = how.kill ?? true
+    const queryId = parts.queryId
+    let started = false
+    let stopped = false
+
+    const stop = async (reason: unknown): Promise<void> => {
+      if (stopped) return
+      stopped = true
+      controller.abort(reason)
+      if (kill && started) await this.#kill(queryId)
+    }
+    // close() ends it through #active, so that close() waits for the KILL QUERY.
+    const stopOnClose = () => stop(deadline.errors.closed())
+    const unwatch = deadline.watch((error) => void stop(error))
+    const settle = () => {
+      this.#active.delete(stopOnClose)
+      unwatch()
+    }
+    this.#active.add(stopOnClose)
+
+    let killed = false
+    // The request failed under us (a receive timeout, a reset, a cut body) with the query
+    // perhaps still running: the server notices a client that went away only when it next
+    // writes, so it is killed by query id. Not when the connection was never made.
+    const killAfterFailure = (cause: unknown) => {
+      if (!kill || !started || killed || stopped || controller.signal.aborted) return
+      if (!isBackendFailure(cause)) return
+      if (cause.timeout === 'connect') return
+      // A socket failure before any answer byte is what a stale kept-alive socket looks like
+      // (the request most likely never reached the server): only a timeout there kills.
+      if (cause.phase === 'before-response' && cause.timeout === undefined) return
+      killed = true
+      void this.#kill(queryId)
+    }
+    const mapError = (cause: unknown, detail: string): Error => {
+      killAfterFailure(cause)
+      if (controller.signal.aborted) {
+        const reason: unknown = controller.signal.reason
+        return reason instanceof Error ? reason : new AbortError(reason)
+      }
+      return this.#failure(cause, detail)
+    }
+
+    let response: BackendResponse | undefined
+    try {
+      started = true
+      for (let attempts = 1; ; attempts++) {
+        try {
+          response = await this.backend.send({
+            url,
+            method,
+            headers,
+            body: typeof body === 'function' ? body() : body,
+            signal: controller.signal,
+            receiveTimeoutMs: options.receiveTimeoutMs,
+          })
+          break
+        } catch (error) {
+          const staleConnection =
+            isBackendFailure(error) &&
+            error.phase === 'before-response' &&
+            error.timeout === undefined &&
+            error.code !== undefined &&
+            staleSocketCodes.has(error.code) &&
+            !controller.signal.aborted &&
+            !this.#stopping.signal.aborted
+          const again = shouldRetry({
+            staleConnection,
+            request: how.repeatable(),
+            attempts,
+            pooledConnections: options.maxConnections,
+          })
+          if (!again) throw error
+          this.retries++
+        }
+      }
+    } catch (error) {
+      settle()
+      // The caller's timeout or abort is reported now; stopping the query on the server is
+      // best effort and must not hold the error back (on a stalled network it would wait
+      // for the KILL request's own 10 s limit).
+      if (controller.signal.aborted && kill) void this.#kill(queryId)
+      throw mapError(error, `${method} ${options.base.host} failed`)
+    }
+
+    if (response.status !== 200) {
+      try {
+        const text = decodeUtf8(await readAll(response.body, maxErrorBody)).trim()
+        const code = response.headers.get(`${options.headerPrefix}Exception-Code`)
+        if (/^Code: \d+/.test(text) || code) throw serverError(text, queryId, Number(code ?? 0))
+        throw new ConnectionError(`the server answered HTTP ${response.status}: ${text.slice(0, 500)}`, {
+          code: `HTTP_${response.status}`,
+          address: options.base.host,
+        })
+      } catch (error) {
+        if (ClickwireError.isInstance(error)) throw error
+        throw mapError(error, `reading the error of HTTP ${response.status}`)
+      } finally {
+        settle()
+      }
+    }
+    return { queryId, response, stop, bodyError: mapError, settle }
+  }
+
+  /** A backend failure (or anything else thrown) as clickwire's error. */
+  #failure(cause: unknown, detail: string): Error {
+    const options = this.options
+    if (isBackendFailure(cause)) {
+      if (cause.timeout === 'connect') {
+        return new TimeoutError('connect', options.connectTimeoutMs, undefined, { cause: cause.cause })
+      }
+      if (cause.timeout === 'idle') {
+        return new TimeoutError(
+          'idle',
+          options.receiveTimeoutMs,
+          `no data from the server for ${options.receiveTimeoutMs} ms (${detail})`,
+          { cause: cause.cause },
+        )
+      }
+      if (ClickwireError.isInstance(cause.cause)) return cause.cause
+      const message = (cause.cause as Error | undefined)?.message ?? String(cause.cause)
+      return new ConnectionError(`${detail}: ${message}`, {
+        cause: cause.cause,
+        code: cause.code,
+        address: options.base.host,
+      })
+    }
+    if (ClickwireError.isInstance(cause)) return cause
+    return new ConnectionError(`${detail}: ${(cause as Error | undefined)?.message ?? String(cause)}`, {
+      cause,
+      address: options.base.host,
+    })
+  }
+
+  /** Stops a query on the server from another request. Best effort: errors are ignored. */
+  async #kill(queryId: string): Promise<void> {
+    if (this.#closed) return
+    try {
+      const exchange = await this.send(
+        { queryId: newQueryId(), inSession: false, defaultFormat: 'TabSeparated' },
+        `KILL QUERY WHERE query_id = ${quoteSqlString(queryId)} ASYNC`,
+        {
+          deadline: CallDeadline.background(this.#killing.signal, this.#killing.signal, 10_000),
+          repeatable: () => ({ kind: 'statement', sql: 'KILL QUERY', retryable: false }),
+          kill: false,
+        },
+      )
+      await readExchange(exchange, 64 * 1024, 'reading the answer to KILL QUERY')
+    } catch {
+      // The query may be gone already, or the server unreachable: nothing more to do.
+    }
+  }
+
+  /**
+   * Ends every request still running with its call's "closed" error, giving their KILL
+   * QUERY requests up to 2 s, then closes the backend.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#stopping.abort()
+    const stopping = [...this.#active].map((stop) => stop())
+    if (stopping.length > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([
+        Promise.allSettled(stopping),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 2_000)
+        }),
+      ])
+      clearTimeout(timer)
+    }
+    this.#closed = true
+    this.#killing.abort()
+    await this.backend.close()
+  }
+}
