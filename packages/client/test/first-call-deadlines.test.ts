@@ -3,25 +3,11 @@
 // must ask first (over HTTP the server probe, an insert's DESCRIBE; over native the
 // handshake). Each call settles with a TimeoutError (or an AbortError for a signal) within
 // its deadline and a small slack. serverInfo() takes no options: requestTimeoutMs bounds it.
-import { createServer, type Server, type Socket } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type Client, createClient, sql } from '../src/index.js'
+import { silentServer } from './support/silent-server.js'
 
-let silent: Server
-let port = 0
-const sockets = new Set<Socket>()
-beforeAll(async () => {
-  silent = createServer((socket) => {
-    sockets.add(socket)
-    socket.on('error', () => {})
-  })
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-  port = (silent.address() as { port: number }).port
-})
-afterAll(async () => {
-  for (const socket of sockets) socket.destroy()
-  await new Promise((resolve) => silent.close(resolve))
-})
+const silent = silentServer()
 
 const limitMs = 900
 const abortAfterMs = 300
@@ -48,7 +34,7 @@ async function settle(run: () => Promise<unknown>): Promise<{ error: Error | und
 
 describe.each(['clickhouse', 'http'])('%s', (scheme) => {
   const fresh = (options: { requestTimeoutMs?: number } = {}) =>
-    createClient({ url: `${scheme}://127.0.0.1:${port}`, ...options })
+    createClient({ url: `${scheme}://127.0.0.1:${silent.port}`, ...options })
 
   for (const [name, call] of Object.entries(calls)) {
     it(`${name} as the first call obeys its timeoutMs`, async () => {

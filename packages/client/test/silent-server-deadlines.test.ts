@@ -2,25 +2,11 @@
 // request limit settles with a TimeoutError within that limit, over both transports,
 // whichever call comes first on a fresh client (a sql`` query and ping() used to wait for
 // the 10 s connect timeout over native, asking the server's version or pinging unbounded).
-import { createServer, type Server, type Socket } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type Client, createClient, sql } from '../src/index.js'
+import { silentServer } from './support/silent-server.js'
 
-let silent: Server
-let port = 0
-const sockets = new Set<Socket>()
-beforeAll(async () => {
-  silent = createServer((socket) => {
-    sockets.add(socket)
-    socket.on('error', () => {})
-  })
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-  port = (silent.address() as { port: number }).port
-})
-afterAll(async () => {
-  for (const socket of sockets) socket.destroy()
-  await new Promise((resolve) => silent.close(resolve))
-})
+const silent = silentServer()
 
 const requestTimeoutMs = 800
 const calls: Record<string, (client: Client) => Promise<unknown>> = {
@@ -36,7 +22,7 @@ const calls: Record<string, (client: Client) => Promise<unknown>> = {
 describe.each(['clickhouse', 'http'])('%s', (scheme) => {
   for (const [name, call] of Object.entries(calls)) {
     it(`${name} as the first call settles with a TimeoutError within requestTimeoutMs`, async () => {
-      const client = createClient({ url: `${scheme}://127.0.0.1:${port}`, requestTimeoutMs })
+      const client = createClient({ url: `${scheme}://127.0.0.1:${silent.port}`, requestTimeoutMs })
       try {
         const started = Date.now()
         const failure = await call(client).then(

@@ -1,7 +1,8 @@
+import { concatBytes } from '@clickwire/testing'
 import { Zstd } from '@hpcc-js/wasm-zstd'
 import { describe, expect, it } from 'vitest'
 import { fromHex } from '../../test/support/codec-checks.js'
-import { clickhouseFrames, concat } from '../../test/support/compression-frames.js'
+import { clickhouseFrames } from '../../test/support/compression-frames.js'
 import { loadLz4, lz4Codec, nodeCompression } from './compression-node.js'
 import { portableCompression, type ZstdLibrary, zstdCodec, zstdContentSize } from './compression-portable.js'
 
@@ -60,7 +61,7 @@ describe('compression codecs', () => {
     // A streamed ZSTD frame declares no content size; it gets room for the frame header's
     // size only, so one holding more does not fit.
     zstd.reset()
-    const streamed = concat([zstd.compressChunk(data), zstd.compressEnd()])
+    const streamed = concatBytes(...[zstd.compressChunk(data), zstd.compressEnd()])
     expect(zstdContentSize(streamed)).toBeUndefined()
     expect(fast.decompress(frame(streamed), data.length)).toEqual(data)
     expect(() => fast.decompress(frame(streamed), 10)).toThrow(/ZSTD: /)

@@ -1,9 +1,9 @@
+import { concatBytes } from '@clickwire/testing'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { fromHex } from '../../test/support/codec-checks.js'
 import {
   clickhouseFrames,
-  concat,
   decodeChunks,
   expectProtocolError,
   expectSameBytes,
@@ -45,7 +45,7 @@ function mixedStream(): { stream: Uint8Array; data: Uint8Array; ends: number[] }
     compressFrames(parts[2]!, 'zstd', codecs),
   ]
   const ends = frames.map((_, i) => frames.slice(0, i + 1).reduce((sum, frame) => sum + frame.length, 0))
-  return { stream: concat(frames), data: concat(parts), ends }
+  return { stream: concatBytes(...frames), data: concatBytes(...parts), ends }
 }
 
 describe('decompressFrames', () => {
@@ -216,7 +216,7 @@ describe('FrameDecoder', () => {
       else expect(decoder.needed).toBe(frameEnd - (at + 1))
     }
     decoder.finish()
-    expect(concat(out)).toEqual(data)
+    expect(concatBytes(...out)).toEqual(data)
     expect(decoder.frames).toBe(3)
     expect(decoder.offset).toBe(stream.length)
   })
@@ -290,9 +290,10 @@ describe('FrameDecoder', () => {
           for (const m of mutations) {
             const at = m.at % (bytes.length + 1)
             if (m.kind === 'flip' && at < bytes.length) bytes[at] = bytes[at]! ^ m.bits
-            else if (m.kind === 'insert') bytes = concat([bytes.subarray(0, at), m.bytes, bytes.subarray(at)])
+            else if (m.kind === 'insert')
+              bytes = concatBytes(...[bytes.subarray(0, at), m.bytes, bytes.subarray(at)])
             else if (m.kind === 'delete')
-              bytes = concat([bytes.subarray(0, at), bytes.subarray(at + m.count)])
+              bytes = concatBytes(...[bytes.subarray(0, at), bytes.subarray(at + m.count)])
             else if (m.kind === 'cut') bytes = bytes.slice(0, at)
           }
           const cuts = [...new Set(splits.map((s) => s % (bytes.length + 1)))].sort((a, b) => a - b)

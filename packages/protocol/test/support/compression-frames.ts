@@ -1,3 +1,4 @@
+import { concatBytes } from '@clickwire/testing'
 // Helpers for the compressed-frame tests. Not part of the published build.
 import { expect } from 'vitest'
 import type { CompressionCodecs } from '../../src/compression/compression-codec.js'
@@ -14,23 +15,13 @@ export const clickhouseFrames = {
   zstd: '35bc86cb248f07efe12262010d739b8e 90 17000000 05000000 28b52ffd20052900006162636465',
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
-
 /** Feeds `chunks` to a fresh decoder and returns everything it decoded, concatenated. */
 export function decodeChunks(codecs: CompressionCodecs, chunks: readonly Uint8Array[]): Uint8Array {
   const decoder = new FrameDecoder(codecs)
   const out: Uint8Array[] = []
   for (const chunk of chunks) out.push(...decoder.push(chunk))
   decoder.finish()
-  return concat(out)
+  return concatBytes(...out)
 }
 
 /** Runs `decode` and expects a ProtocolError whose message matches `message`. */
