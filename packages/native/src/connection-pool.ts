@@ -1,4 +1,4 @@
-import { AbortError, acquireTimeoutError, defaultAcquireTimeoutMs, listenForAbort } from '@clickwire/protocol'
+import { AbortError, acquireTimeoutError, CallDeadline, defaultAcquireTimeoutMs } from '@clickwire/protocol'
 
 /** What the pool needs from a connection. */
 export interface Poolable {
@@ -176,8 +176,6 @@ export class ConnectionPool<C extends Poolable> {
 
   private wait(signal: AbortSignal | undefined, timeoutMs: number): Promise<C> {
     return new Promise<C>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined
-      let stopListening: (() => void) | undefined
       const waiter: Waiter<C> = {
         resolve: (connection) => {
           cleanup()
@@ -193,19 +191,22 @@ export class ConnectionPool<C extends Poolable> {
         if (index >= 0) this.waiters.splice(index, 1)
         waiter.reject(error)
       }
-      const onAbort = () => leave(new AbortError(signal?.reason, 'waiting for a connection was aborted'))
-      const cleanup = () => {
-        if (timer) clearTimeout(timer)
-        stopListening?.()
-      }
-      if (signal) stopListening = listenForAbort(signal, onAbort)
       const acquireLimit = this.options.acquireTimeoutMs ?? defaultAcquireTimeoutMs
       // The request's remaining time or the pool's own limit, whichever is shorter (0: none).
       const limit =
         timeoutMs > 0 && acquireLimit > 0 ? Math.min(timeoutMs, acquireLimit) : timeoutMs || acquireLimit
-      if (limit > 0) {
-        timer = setTimeout(() => leave(acquireTimeoutError(limit, this.options.maxConnections)), limit)
-      }
+      // close() rejects the waiters itself, with the pool's own words.
+      const deadline = new CallDeadline(
+        limit,
+        signal,
+        {
+          timeout: (limitMs) => acquireTimeoutError(limitMs, this.options.maxConnections),
+          abort: (reason) => new AbortError(reason, 'waiting for a connection was aborted'),
+          closed: () => new AbortError(undefined, 'the client is closed'),
+        },
+        undefined,
+      )
+      const cleanup = deadline.watch(leave)
       this.waiters.push(waiter)
     })
   }
