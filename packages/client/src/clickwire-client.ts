@@ -9,6 +9,8 @@ import {
   type Progress,
   parameterFeaturesOf,
   type QueryEvents,
+  type RawBody,
+  type RawStream,
   type RowObject,
   registerSecret,
   requestAbortError,
@@ -51,6 +53,30 @@ export interface InsertCallOptions {
   readonly blockRows?: number | undefined
 }
 
+/** Options of `queryRaw`. */
+export interface RawQueryCallOptions extends QueryCallOptions {
+  /**
+   * The output format when the statement has no FORMAT clause (default TabSeparated): CSV,
+   * TSVWithNames, JSONEachRow, Parquet, Arrow, ArrowStream, ... any the server writes.
+   */
+  readonly format?: string | undefined
+}
+
+/** Options of `insertRaw`. */
+export interface RawInsertCallOptions {
+  /** The input format of the bytes: CSV, CSVWithNames, TabSeparated, JSONEachRow, Parquet, ... */
+  readonly format: string
+  /** Columns the bytes fill, in order; default every insertable column. */
+  readonly columns?: readonly string[] | undefined
+  readonly settings?: Settings | undefined
+  readonly queryId?: string | undefined
+  readonly signal?: AbortSignal | undefined
+  readonly timeoutMs?: number | undefined
+}
+
+/** Bytes for `insertRaw`: text, a buffer, or chunks (a Node file stream, a web ReadableStream). */
+export type RawInsertBody = RawBody | ReadableStream<Uint8Array>
+
 /** Options of `command`. */
 export interface CommandCallOptions {
   readonly params?: Readonly<Record<string, unknown>> | undefined
@@ -90,6 +116,18 @@ export interface Client {
     values: InsertValues<Row>,
     options?: InsertCallOptions,
   ): Promise<InsertResult>
+  /**
+   * Runs a query and streams its result as bytes in a server format (`options.format` or
+   * the statement's FORMAT clause): CSV, TSVWithNames, JSONEachRow, Parquet, Arrow, ...
+   * HTTP only: the native protocol carries results only as Native blocks, so over
+   * `clickhouse://` this is a UsageError.
+   */
+  queryRaw(query: string | SqlFragment, options?: RawQueryCallOptions): Promise<RawStream>
+  /**
+   * Inserts bytes in an input format (`options.format`): a CSV or Parquet file stream is
+   * uploaded as the server reads it. HTTP only, as {@link queryRaw}.
+   */
+  insertRaw(table: string, body: RawInsertBody, options: RawInsertCallOptions): Promise<InsertResult>
   /** Runs a statement and drops its result (DDL, ALTER, SET ...). */
   command(query: string | SqlFragment, options?: CommandCallOptions): Promise<CommandResult>
   /** Checks the server answers. */
@@ -99,6 +137,24 @@ export interface Client {
   /** Closes every connection; later calls fail with a UsageError. */
   close(): Promise<void>
   [Symbol.asyncDispose](): Promise<void>
+}
+
+/** A web ReadableStream as chunks pulled one by one; anything else as it is. */
+function rawChunks(body: RawInsertBody): RawBody {
+  if (typeof ReadableStream === 'undefined' || !(body instanceof ReadableStream)) return body as RawBody
+  const stream = body
+  return (async function* () {
+    const reader = stream.getReader()
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return
+        yield value
+      }
+    } finally {
+      reader.releaseLock()
+    }
+  })()
 }
 
 /** `promise`, or an AbortError as soon as `signal` fires. */
@@ -246,6 +302,32 @@ export class ClickwireClient implements Client {
       // Whatever happened, the caller's iterator must not stay suspended.
       await source.close()
     }
+  }
+
+  async queryRaw(query: string | SqlFragment, options: RawQueryCallOptions = {}): Promise<RawStream> {
+    this.#assertOpen()
+    const transport = this.#rawTransport('queryRaw')
+    const queryId = options.queryId ?? newQueryId()
+    const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
+    return transport.queryRaw(sql, { ...options, queryId, params })
+  }
+
+  async insertRaw(table: string, body: RawInsertBody, options: RawInsertCallOptions): Promise<InsertResult> {
+    this.#assertOpen()
+    const transport = this.#rawTransport('insertRaw')
+    AbortError.throwIfAborted(options?.signal)
+    return transport.insertRaw(table, rawChunks(body), options)
+  }
+
+  /** The transport's raw-format calls, or the UsageError that says why there are none. */
+  #rawTransport(call: 'queryRaw' | 'insertRaw'): Required<Pick<Transport, 'queryRaw' | 'insertRaw'>> {
+    const transport = this.#transport
+    if (!transport.queryRaw || !transport.insertRaw) {
+      throw new UsageError(
+        `${call}() needs the HTTP interface: the native protocol carries data only as Native blocks, so formats such as CSV or Parquet are not available over clickhouse:// (use an http:// or https:// URL for this client, or ${call === 'queryRaw' ? 'query()' : 'insert()'} for rows)`,
+      )
+    }
+    return transport as Required<Pick<Transport, 'queryRaw' | 'insertRaw'>>
   }
 
   async command(query: string | SqlFragment, options: CommandCallOptions = {}): Promise<CommandResult> {

@@ -12,6 +12,7 @@ export {
   type ProfileInfo,
   type Progress,
   ProtocolError,
+  type RawStream,
   type RowObject,
   type ServerInfo,
   type Settings,
@@ -29,6 +30,9 @@ export type {
   InsertCallOptions,
   PingCallOptions,
   QueryCallOptions,
+  RawInsertBody,
+  RawInsertCallOptions,
+  RawQueryCallOptions,
 } from './clickwire-client.js'
 export { type ClientOptions, parseClientUrl, type TlsOptions } from './client-options.js'
 export type { ArrowLike, ColumnValues, InsertChunk, InsertValues } from './insert-values.js'

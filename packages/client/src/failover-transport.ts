@@ -9,9 +9,14 @@ import {
   type InsertResult,
   type Progress,
   type QueryOptions,
+  type RawBody,
+  type RawInsertOptions,
+  type RawQueryOptions,
+  type RawStream,
   type RequestOptions,
   type ServerInfo,
   type Transport,
+  UsageError,
 } from '@clickwire/protocol'
 
 /**
@@ -73,6 +78,14 @@ export class FailoverTransport implements Transport {
     return this.attempt((transport) => transport.ping(options))
   }
 
+  queryRaw(sql: string, options: RawQueryOptions): Promise<RawStream> {
+    return this.attempt((transport) => rawCapable(transport).queryRaw(sql, options))
+  }
+
+  insertRaw(table: string, body: RawBody, options: RawInsertOptions): Promise<InsertResult> {
+    return this.attempt((transport) => rawCapable(transport).insertRaw(table, body, options))
+  }
+
   serverInfo(): Promise<ServerInfo> {
     return this.attempt((transport) => transport.serverInfo())
   }
@@ -80,6 +93,12 @@ export class FailoverTransport implements Transport {
   async close(): Promise<void> {
     await Promise.all(this.transports.map((transport) => transport.close()))
   }
+}
+
+/** The endpoints are HTTP transports, which carry raw formats. */
+function rawCapable(transport: Transport): Required<Pick<Transport, 'queryRaw' | 'insertRaw'>> {
+  if (!transport.queryRaw || !transport.insertRaw) throw new UsageError('this transport has no raw formats')
+  return transport as Required<Pick<Transport, 'queryRaw' | 'insertRaw'>>
 }
 
 /** Errors that mean the endpoint was not reached at all, so another may be tried. */

@@ -2,8 +2,10 @@ import {
   CallDeadline,
   type CodecContext,
   type CompressionCodecs,
+  type RawQueryOptions as ContractRawQueryOptions,
   checkQueryFormat,
   decodeUtf8,
+  findFormatClause,
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
@@ -13,6 +15,8 @@ import {
   queryFormatError,
   quoteSqlIdentifier,
   quoteTableName,
+  type RawBody,
+  type RawInsertOptions,
   type RequestKind,
   type RequestOptions,
   registerSecret,
@@ -24,7 +28,7 @@ import {
   type ValueMapping,
 } from '@clickwire/protocol'
 import { FramesProbe, frameCodecLoader, unframe } from './frames-probe.js'
-import type { HttpBackend } from './http-backend.js'
+import type { BackendBody, HttpBackend } from './http-backend.js'
 import { drainExchange, readExchange } from './http-exchange.js'
 import { NativeResult } from './http-native-result.js'
 import { type HttpTransportOptions, type ResolvedOptions, resolveOptions } from './http-options.js'
@@ -38,9 +42,7 @@ import { ResultMetadata } from './result-metadata.js'
 import { ServerProbe } from './server-probe.js'
 
 /** Options of {@link HttpTransport.queryRaw}. */
-export interface RawQueryOptions extends QueryOptions {
-  /** Output format for statements without a FORMAT clause (default TabSeparated). */
-  readonly format?: string | undefined
+export interface RawQueryOptions extends ContractRawQueryOptions {
   /** Whether the request may be sent again after a stale kept-alive socket; default: read-only statements. */
   readonly retryable?: boolean | undefined
 }
@@ -170,7 +172,8 @@ export class HttpTransport implements Transport {
     if (found.progress || found.summary) options.onProgress?.(progress, progress)
     return new RawResult({
       queryId: response.headers.get(`${prefix}Query-Id`) ?? queryId,
-      format: response.headers.get(`${prefix}Format`) ?? format,
+      // Servers before 19.x name no format: the statement's own clause wins over the default.
+      format: response.headers.get(`${prefix}Format`) ?? findFormatClause(sql)?.format ?? format,
       body: framing ? unframe(response.body, framing) : response.body,
       exceptionTag: response.headers.get(`${prefix}Exception-Tag`),
       progress,
@@ -233,6 +236,39 @@ export class HttpTransport implements Transport {
       rowsWritten: progress.writtenRows > 0 ? progress.writtenRows : upload.counter.rows,
       progress,
     }
+  }
+
+  /**
+   * An INSERT whose rows are `body`, in the input format `options.format` (CSV, Parquet, ...):
+   * the bytes go out as the server reads them, so a file stream is uploaded with
+   * backpressure. Never sent twice: its bytes are the caller's and may have started.
+   * `rowsWritten` is the server's count (its summary header); 0 from servers that send none
+   * (18.16).
+   */
+  async insertRaw(table: string, body: RawBody, options: RawInsertOptions): Promise<InsertResult> {
+    this.#sender.checkOpen()
+    const format = checkFormatName(options.format)
+    const queryId = options.queryId ?? newQueryId()
+    const deadline = this.#deadline('insert', queryId, options)
+    await this.#server.get(deadline)
+    const columns = options.columns ? ` (${options.columns.map(quoteSqlIdentifier).join(', ')})` : ''
+    let started = false
+    const exchange = await this.#sender.send(
+      {
+        queryId,
+        queryInUrl: `INSERT INTO ${quoteTableName(table)}${columns} FORMAT ${format}`,
+        settings: options.settings,
+        binaryBody: true,
+        extraFields: [],
+      },
+      () => {
+        started = true
+        return rawBackendBody(body)
+      },
+      { deadline, repeatable: () => ({ kind: 'insert', rowsStarted: started }) },
+    )
+    const progress = await drainExchange(exchange, this.#options.headerPrefix)
+    return { queryId, rowsWritten: progress.writtenRows, progress }
   }
 
   async command(
@@ -419,4 +455,31 @@ export class HttpTransport implements Transport {
       `table ${table} has no column ${missing.map((name) => JSON.stringify(name)).join(', ')} that DESCRIBE TABLE shows`,
     )
   }
+}
+
+/** A format name as the server knows them (letters and digits), else a UsageError. */
+function checkFormatName(format: unknown): string {
+  if (typeof format !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(format))
+    throw new UsageError(
+      `insertRaw needs options.format, the input format's name (CSV, Parquet, ...), got ${JSON.stringify(format)}`,
+    )
+  return format
+}
+
+/** The caller's bytes as a request body: text as UTF-8, chunks passed on as they come. */
+function rawBackendBody(body: RawBody): BackendBody {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body
+  if (Symbol.asyncIterator in body) {
+    return (async function* () {
+      for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
+        yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk
+      }
+    })()
+  }
+  if (Symbol.iterator in body) {
+    return (async function* () {
+      yield* body as Iterable<Uint8Array>
+    })()
+  }
+  throw new UsageError('insertRaw takes text, a Uint8Array or an (async) iterable of Uint8Array chunks')
 }

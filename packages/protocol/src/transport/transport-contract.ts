@@ -164,6 +164,37 @@ export interface ServerInfo {
   readonly displayName: string
 }
 
+/** Options of a query whose result comes back as bytes in a server format. */
+export interface RawQueryOptions extends QueryOptions {
+  /** The output format when the statement has no FORMAT clause (default TabSeparated). */
+  readonly format?: string | undefined
+}
+
+/**
+ * A result in any format the server writes (CSV, TSVWithNames, JSONEachRow, Parquet, Arrow,
+ * ...), as bytes. Read it once: iterate the chunks, or take `bytes()` / `text()`. An
+ * exception the server raises mid-stream ends the iteration with its ClickHouseError.
+ */
+export interface RawStream extends AsyncIterable<Uint8Array> {
+  readonly queryId: string
+  /** The format the server announced, else the one asked for. */
+  readonly format: string | undefined
+  readonly progress: Progress
+  bytes(): Promise<Uint8Array>
+  text(): Promise<string>
+  /** Stops reading; the query is stopped on the server. */
+  cancel(): Promise<void>
+}
+
+/** Options of an insert whose rows come as bytes in an input format. */
+export interface RawInsertOptions extends InsertOptions {
+  /** The input format of the bytes: CSV, CSVWithNames, TabSeparated, JSONEachRow, Parquet, ... */
+  readonly format: string
+}
+
+/** Bytes to insert: a whole buffer or text, or chunks pulled as the upload goes (a file stream). */
+export type RawBody = string | Uint8Array | AsyncIterable<Uint8Array> | Iterable<Uint8Array>
+
 /** The transport interface the client builds on. */
 export interface Transport {
   readonly kind: 'native' | 'http'
@@ -180,4 +211,11 @@ export interface Transport {
   }): Promise<void>
   serverInfo(): Promise<ServerInfo>
   close(): Promise<void>
+  /**
+   * A result in a server format, as bytes. Only where the protocol carries such bytes: the
+   * HTTP interface does, the native protocol (results only as Native blocks) does not.
+   */
+  queryRaw?(sql: string, options: RawQueryOptions): Promise<RawStream>
+  /** An insert of bytes in an input format (HTTP only, as {@link queryRaw}). */
+  insertRaw?(table: string, body: RawBody, options: RawInsertOptions): Promise<InsertResult>
 }
