@@ -1,4 +1,5 @@
-import { type CompressionCodec, type CompressionCodecs, loadZstd, zstdCodec } from '@clickwire/protocol'
+import type { CompressionCodec, CompressionCodecs } from '@clickwire/protocol'
+import { loadZstd, zstdCodec } from '@clickwire/protocol/frames'
 
 /**
  * The codecs of one transport: LZ4 at once, ZSTD (WebAssembly, about 90 ms to compile, a
@@ -19,9 +20,8 @@ let lz4: Promise<CompressionCodec> | undefined
 const zstd = new Map<number, Promise<CompressionCodec>>()
 
 function loadLz4Codec(): Promise<CompressionCodec> {
-  lz4 ??= import('@clickwire/protocol/compression-node').then(async (module) =>
-    module.lz4Codec(await module.loadLz4()),
-  )
+  // lz4-napi compresses, liblz4 in WebAssembly decompresses (faster, see nodeLz4Codec).
+  lz4 ??= import('@clickwire/protocol/compression-node').then((module) => module.nodeLz4Codec())
   // A failed load is not cached: the next transport may ask again.
   lz4.catch(() => {
     lz4 = undefined

@@ -37,7 +37,8 @@ export interface CityHashWasm {
   hashInto(bytes: Uint8Array, start: number, end: number, out: Uint8Array, outOffset: number): void
 }
 
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+/** The bytes of a base64 text (atob is in every runtime; Buffer only in Node). */
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const raw = atob(text)
   const bytes = new Uint8Array(raw.length)
   for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i)

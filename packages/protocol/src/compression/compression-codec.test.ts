@@ -3,7 +3,7 @@ import { Zstd } from '@hpcc-js/wasm-zstd'
 import { describe, expect, it } from 'vitest'
 import { fromHex } from '../../test/support/codec-checks.js'
 import { clickhouseFrames } from '../../test/support/compression-frames.js'
-import { loadLz4, lz4Codec, nodeCompression } from './compression-node.js'
+import { loadLz4, lz4Codec, nodeCompression, nodeLz4Codec } from './compression-node.js'
 import { portableCompression, type ZstdLibrary, zstdCodec, zstdContentSize } from './compression-portable.js'
 
 describe('compression codecs', () => {
@@ -77,8 +77,35 @@ describe('compression codecs', () => {
     expect(zstdContentSize(fromHex('0011223344556677'))).toBeUndefined()
   })
 
-  it('offers LZ4 and ZSTD on Node and ZSTD alone everywhere', async () => {
-    expect(Object.keys(await nodeCompression()).sort()).toEqual(['lz4', 'zstd'])
-    expect(Object.keys(await portableCompression({ zstdLevel: 3 }))).toEqual(['zstd'])
+  it('decodes LZ4 with lz4-napi alone where WebAssembly is unavailable (a --jitless Node)', async () => {
+    const scope = globalThis as { WebAssembly?: unknown }
+    const wasm = scope.WebAssembly
+    let codec: Awaited<ReturnType<typeof nodeLz4Codec>>
+    try {
+      scope.WebAssembly = undefined
+      codec = await nodeLz4Codec()
+    } finally {
+      scope.WebAssembly = wasm
+    }
+    const frame = fromHex(clickhouseFrames.lz4)
+    const values = codec.decompress(frame.subarray(16), 24)
+    expect(Array.from(new BigUint64Array(values.slice().buffer))).toEqual([10n, 20n, 30n])
+    // lz4-napi's own message, not the WebAssembly decoder's.
+    expect(() => codec.decompress(frame.subarray(16, 40), 24)).toThrow()
+    expect(() => codec.decompress(frame.subarray(16, 40), 24)).not.toThrow(/malformed LZ4 block/)
+  })
+
+  it('offers LZ4 and ZSTD on Node and everywhere, LZ4 decoding through WebAssembly on both', async () => {
+    const node = await nodeCompression()
+    const portable = await portableCompression({ zstdLevel: 3 })
+    expect(Object.keys(node).sort()).toEqual(['lz4', 'zstd'])
+    expect(Object.keys(portable).sort()).toEqual(['lz4', 'zstd'])
+    const frame = fromHex(clickhouseFrames.lz4)
+    for (const codecs of [node, portable]) {
+      const values = codecs.lz4!.decompress(frame.subarray(16), 24)
+      expect(Array.from(new BigUint64Array(values.buffer))).toEqual([10n, 20n, 30n])
+      expect(codecs.lz4!.compress(values)).toEqual(frame.subarray(25))
+      expect(() => codecs.lz4!.decompress(frame.subarray(16, 40), 24)).toThrow(/malformed LZ4 block/)
+    }
   })
 })

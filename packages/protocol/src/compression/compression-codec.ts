@@ -1,7 +1,8 @@
 /**
  * A block compressor for one frame method. Implementations are injected so that the frame
- * code itself runs anywhere: Node gets LZ4 from a native addon (`nodeCompression()` in
- * compression-node.ts), browsers get ZSTD from WebAssembly (`portableCompression()`).
+ * code itself runs anywhere: Node gets LZ4 from a native addon and liblz4 in WebAssembly
+ * (`nodeCompression()` in compression-node.ts), browsers LZ4 and ZSTD from WebAssembly
+ * (`portableCompression()`).
  */
 export interface CompressionCodec {
   /**
@@ -13,7 +14,8 @@ export interface CompressionCodec {
    * Decompresses one frame. `block` is the frame from its method byte on, as ClickHouse's
    * codecs receive it: the 9-byte header (method, u32 compressed size, u32 uncompressed
    * size) then the payload. `uncompressedSize` is the size the header declares. Returns the
-   * bytes (the frame reader checks the length) or throws on corrupt input.
+   * bytes in memory of their own, which readers keep as the memory of decoded columns (the
+   * frame reader checks the length), or throws on corrupt input.
    */
   decompress(block: Uint8Array, uncompressedSize: number): Uint8Array
 }

@@ -137,10 +137,25 @@ export async function loadZstd(): Promise<ZstdLibrary> {
 }
 
 /**
- * Codecs that work in every runtime: ZSTD (WebAssembly, loaded on first call) and NONE.
- * Frames compressed with LZ4 cannot be read with these; ask the server for ZSTD (native
- * protocol: `network_compression_method=zstd`) or for no compression.
+ * liblz4 in WebAssembly, loaded apart (and compiled asynchronously, as a browser's main
+ * thread requires) so that pages which never see LZ4 do not carry it; undefined where
+ * WebAssembly cannot be compiled.
+ */
+async function loadPortableLz4(): Promise<CompressionCodec | undefined> {
+  try {
+    const { loadLz4Wasm, lz4WasmCodec } = await import('./lz4-wasm.js')
+    return lz4WasmCodec(await loadLz4Wasm())
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Codecs that work in every runtime, loaded on first call: LZ4 (liblz4) and ZSTD, both in
+ * WebAssembly, and NONE.
  */
 export async function portableCompression(options: ZstdOptions = {}): Promise<CompressionCodecs> {
-  return { zstd: zstdCodec(await loadZstd(), options) }
+  const [lz4, zstd] = await Promise.all([loadPortableLz4(), loadZstd()])
+  const codecs = { zstd: zstdCodec(zstd, options) }
+  return lz4 === undefined ? codecs : { lz4, ...codecs }
 }
