@@ -2,6 +2,7 @@ import {
   type BlockStream,
   type CodecContext,
   type ColumnMeta,
+  codecsPending,
   type NativeBlock,
   NativeStreamDecoder,
   type ProfileInfo,
@@ -80,6 +81,10 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
   private settled = false
   /** Real types of zoneless DateTime columns, once known (see result-zones.ts). */
   private zones: ZoneTypes | undefined
+  /** Whether the consumer drops each block before asking for the next (see recycleBlocks). */
+  private recycling = false
+  /** The decoder's index of the last block handed out while recycling, or -1. */
+  private handedOut = -1
 
   constructor(private readonly setup: NativeResultSetup) {
     this.queryId = setup.queryId
@@ -105,6 +110,17 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
     }
     this.meta ??= (await this.setup.describe?.()) ?? []
     return this.meta
+  }
+
+  /**
+   * See BlockStream.recycleBlocks: the decoder takes its buffers from a pool and reuses
+   * those of a block once the consumer asks for the next one, as the native transport does.
+   * Blocks read ahead for {@link columns} (the first one) are never reused.
+   */
+  recycleBlocks(): void {
+    if (this.done || this.recycling) return
+    this.recycling = true
+    this.decoder.recycle(true)
   }
 
   [Symbol.asyncIterator](): AsyncIterator<NativeBlock> {
@@ -171,8 +187,11 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
     }
     if (this.failure !== undefined) throw this.failure
     if (this.done) return undefined
+    // The consumer asked for the next block: the previous one's memory may be reused.
+    if (this.handedOut >= 0) this.decoder.releaseThrough(this.handedOut)
     try {
       let block = await this.pump()
+      if (block !== undefined && this.recycling) this.handedOut = this.decoder.lastBlock
       if (block !== undefined) block = await this.withZones(block)
       if (block === undefined) {
         this.done = true
@@ -210,7 +229,16 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
   private async pump(): Promise<NativeBlock | undefined> {
     let force = false
     for (;;) {
-      const block = this.decodeAvailable(force || this.ended)
+      let block: NativeBlock | undefined
+      try {
+        block = this.decodeAvailable(force || this.ended)
+      } catch (error) {
+        // A block of a type whose codec loads on demand: decode it again once loaded.
+        const loading = codecsPending(error)
+        if (!loading) throw error
+        await loading
+        continue
+      }
       if (block) return block
       if (this.ended) return this.endOfBody()
       const outcome = await this.read(force)

@@ -2,46 +2,20 @@
 // every value still right inside the loop, memory really reused, and nothing reused that
 // outlives the promise (blocks of other queries, totals).
 import type { NativeBlock } from '@clickwire/protocol'
+import { checkScanBlock, readScan, scanRows, scanSelect } from '@clickwire/testing'
 import { describe, expect, inject, it } from 'vitest'
 import { nativeOn } from './support/native-helpers.js'
 
 const server = inject('clickhouse')
-const rows = 3_000_000
-const select = `SELECT number, toString(number) AS s, toUInt32(number % 7) AS m FROM system.numbers LIMIT ${rows}`
 
-/** Checks one block's every number and remainder, and strings at its ends and middle. */
-function checkBlock(block: NativeBlock, first: bigint): void {
-  const numbers = block.columns[0]!.column.values() as BigUint64Array
-  const remainders = block.columns[2]!.column.values() as Uint32Array
-  for (let row = 0; row < block.rows; row++) {
-    const expected = first + BigInt(row)
-    if (numbers[row] !== expected || remainders[row] !== Number(expected % 7n)) {
-      throw new Error(`row ${expected}: got ${numbers[row]} and ${remainders[row]}`)
-    }
-  }
-  for (const row of [0, block.rows >> 1, block.rows - 1]) {
-    expect(block.columns[1]!.column.get(row)).toBe(String(first + BigInt(row)))
-  }
-}
-
-/** Reads the scan, checking every block inside the loop; returns the distinct buffers its numbers lived in. */
+/** Reads the scan; returns the distinct buffers its numbers lived in. */
 async function scan(compression: 'none' | 'lz4' | 'zstd', reuse: boolean, slow: boolean) {
   const native = nativeOn(server, { compression })
   try {
-    const stream = await native.query(select, { settings: { max_block_size: 65_536 } })
-    if (reuse) stream.recycleBlocks?.()
-    const buffers = new Set<ArrayBufferLike>()
-    let next = 0n
-    let blocks = 0
-    for await (const block of stream) {
-      checkBlock(block, next)
-      buffers.add((block.columns[0]!.column.values() as BigUint64Array).buffer)
-      next += BigInt(block.rows)
-      // A consumer that pauses lets the socket read ahead, into buffers the arena moves between.
-      if (slow && ++blocks % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-    expect(next).toBe(BigInt(rows))
-    return buffers.size
+    const stream = await native.query(scanSelect, { settings: { max_block_size: 65_536 } })
+    const { rows, buffers } = await readScan(stream, reuse, slow)
+    expect(rows).toBe(BigInt(scanRows))
+    return buffers
   } finally {
     await native.close()
   }
@@ -66,21 +40,21 @@ it('never reuses memory of an earlier result the caller still holds', async () =
   const native = nativeOn(server, { compression: 'none', maxConnections: 1 })
   try {
     const kept: NativeBlock[] = []
-    for await (const block of await native.query(select)) kept.push(block)
+    for await (const block of await native.query(scanSelect)) kept.push(block)
     // The same connection (the pool holds one) now streams with reused memory.
-    const stream = await native.query(select)
+    const stream = await native.query(scanSelect)
     stream.recycleBlocks?.()
     let next = 0n
     for await (const block of stream) {
-      checkBlock(block, next)
+      checkScanBlock(block, next)
       next += BigInt(block.rows)
     }
     let first = 0n
     for (const block of kept) {
-      checkBlock(block, first)
+      checkScanBlock(block, first)
       first += BigInt(block.rows)
     }
-    expect(first).toBe(BigInt(rows))
+    expect(first).toBe(BigInt(scanRows))
   } finally {
     await native.close()
   }

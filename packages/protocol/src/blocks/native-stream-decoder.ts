@@ -1,7 +1,8 @@
 import type { CodecContext } from '../columns/column-codec.js'
 import { ProtocolError } from '../errors/protocol-error.js'
-import { allocateBytes } from '../io/byte-allocation.js'
+import { BufferPool } from '../io/buffer-pool.js'
 import { ByteReader } from '../io/byte-reader.js'
+import { InputArena } from '../io/input-arena.js'
 import type { NativeBlock } from './native-block.js'
 import { NativeBlockReader, readBlockInfo } from './native-block-reader.js'
 
@@ -18,11 +19,16 @@ const firstBufferSize = 64 << 10
  * Decodes a stream of Native blocks (the body of `FORMAT Native`, revision 0: no BlockInfo)
  * from chunks of any size.
  *
- * Chunks are gathered in large buffers (one copy; an HTTP body comes in small chunks anyway).
- * At each block boundary the next block's bytes are placed so that the data of its first
- * column starts 8-byte aligned: a UInt64 or Float64 column then decodes as a view of the
- * buffer instead of a second copy. Bytes never move once a block was decoded from them:
- * columns are views into the buffer, freed by the GC once no column refers to it.
+ * The bytes live in an {@link InputArena}, the receive memory the native transport decodes
+ * from too: chunks are gathered in large buffers (a large chunk that arrives when nothing
+ * is pending is decoded where it is), columns are views of those buffers, and with
+ * {@link recycle} the buffers come from a {@link BufferPool} and are reused once the
+ * consumer has released the blocks that viewed them, exactly as over native.
+ *
+ * Alignment: at each block boundary the next block's bytes are shifted by up to 7 bytes
+ * so that its first column's data starts 8-byte aligned, and a fixed-width column that ran
+ * short makes the arena place the rest of it aligned (the native transport's rule): a
+ * UInt64 or Float64 column then decodes as a view instead of a copy.
  *
  * A decode attempt that runs short remembers how many bytes it needs (exactly) and where the
  * block probably ends (estimated from the rows seen); the next attempt waits for the
@@ -32,61 +38,93 @@ const firstBufferSize = 64 << 10
  * undefined, then `finish()`.
  */
 export class NativeStreamDecoder {
-  private buffer: Uint8Array = new Uint8Array(0)
-  /** First byte of the next block. */
-  private start = 0
-  /** End of the received bytes. */
-  private end = 0
+  private readonly arena = new InputArena(bufferSize, firstBufferSize)
   private readonly reader = new ByteReader()
   private readonly header = new ByteReader()
   private readonly blocks: NativeBlockReader
   private needed = 0
   private expected = 0
-  /** Whether the block at {@link start} was already placed. */
+  /** Whether the block at the arena's start was already placed. */
   private placed = false
+  /** Receive memory reused while the consumer allows it (see {@link recycle}). */
+  private pool: BufferPool | undefined
+  /** Index of the newest block started (they only grow). */
+  private blockIndex = 0
 
   constructor(
     context: CodecContext,
     private readonly withBlockInfo = false,
   ) {
     this.blocks = new NativeBlockReader(context, withBlockInfo)
-    // Chunks are copied into buffers of our own.
+    // Pushed chunks are copied into the arena's buffers or handed over whole: bytes nobody else reads.
     this.reader.ownsInput = true
   }
 
   /** Bytes received but not yet decoded. */
   get buffered(): number {
-    return this.end - this.start
+    return this.arena.length
+  }
+
+  /** Index of the last block {@link next} returned, for {@link releaseThrough}. */
+  get lastBlock(): number {
+    return this.blockIndex
   }
 
   /** Up to `max` undecoded bytes from the next block boundary (a view, valid until the next push). */
   peek(max: number): Uint8Array {
-    return this.buffer.subarray(this.start, Math.min(this.end, this.start + max))
+    const arena = this.arena
+    return arena.bytes.subarray(arena.start, Math.min(arena.end, arena.start + max))
   }
 
+  /**
+   * Appends a chunk. The decoder keeps it (a large chunk is decoded in place): the caller
+   * must not write to it afterwards.
+   */
   push(chunk: Uint8Array): void {
-    const size = chunk.length
-    if (size === 0) return
-    if (this.buffer.length - this.end < size) this.relocate(this.end - this.start + size)
-    this.buffer.set(chunk, this.end)
-    this.end += size
+    this.arena.push(chunk)
+  }
+
+  /**
+   * Whether block memory may be reused once the consumer releases it: the consumer uses
+   * each block only until it asks for the next one (see {@link BufferPool}).
+   */
+  recycle(on: boolean): void {
+    if (on === (this.pool !== undefined)) return
+    this.pool = on ? new BufferPool() : undefined
+    this.arena.recycleWith(this.pool)
+    this.reader.scratch = this.pool?.scratch
+  }
+
+  /** The consumer is done with the blocks up to `blockIndex`: their memory may be reused. */
+  releaseThrough(blockIndex: number): void {
+    this.pool?.release(blockIndex)
   }
 
   /** The next complete block, or undefined when more input is needed. */
   next(force = false): NativeBlock | undefined {
-    const length = this.end - this.start
+    const arena = this.arena
+    const length = arena.length
     if (length === 0 || length < this.needed || (!force && length < this.expected)) return undefined
     if (!this.placed) this.place()
-    const reader = this.reader.reset(this.buffer, this.start, this.end)
+    if (this.pool) this.pool.tag = this.blockIndex + 1
+    const reader = this.reader.reset(arena.bytes, arena.start, arena.end)
     const block = this.blocks.read(reader)
     if (block === undefined) {
-      this.needed = reader.missing - this.start
-      this.expected = Math.max(this.needed, reader.expected - this.start)
-      // Room for the whole block (plus alignment) in this buffer, so no attempt starts over in a new one.
-      if (this.start + this.expected + 8 > this.buffer.length) this.relocate(this.expected + 8)
+      this.needed = reader.missing - arena.start
+      this.expected = Math.max(this.needed, reader.expected - arena.start)
+      // Room for the whole block in this buffer, so no attempt starts over in a new one; a
+      // fixed-width column that ran short gets the rest of its data aligned.
+      const align = reader.align
+      const bytes = arena.bytes
+      const start = arena.start
+      arena.reserve(this.expected + 8, align)
+      if (align) this.placed = true
+      // Moved without a hint: the first column's data may be misaligned now.
+      else if (arena.bytes !== bytes || arena.start !== start) this.placed = false
       return undefined
     }
-    this.start = reader.offset
+    arena.consume(reader.offset)
+    this.blockIndex++
     this.needed = 0
     this.expected = 0
     this.placed = false
@@ -95,20 +133,22 @@ export class NativeStreamDecoder {
 
   /** Call at the end of the input: leftover bytes mean the stream was cut inside a block. */
   finish(): void {
-    if (this.end > this.start) {
+    const pending = this.arena.length
+    if (pending > 0) {
       throw new ProtocolError(
-        `the Native stream ended inside a block: ${this.end - this.start} bytes received, at least ${Math.max(this.needed, this.end - this.start + 1)} needed`,
+        `the Native stream ended inside a block: ${pending} bytes received, at least ${Math.max(this.needed, pending + 1)} needed`,
       )
     }
   }
 
   /**
-   * Shifts the next block's bytes (only what arrived past the boundary) forward by up to 7
-   * bytes so that its first column's data is 8-byte aligned. Needs its header: the column
-   * and row counts, the first column's name and type.
+   * Shifts the next block's bytes (only what arrived past the boundary) by up to 7 bytes so
+   * that its first column's data is 8-byte aligned. Needs its header: the column and row
+   * counts, the first column's name and type.
    */
   private place(): void {
-    const header = this.header.reset(this.buffer, this.start, this.end)
+    const arena = this.arena
+    const header = this.header.reset(arena.bytes, arena.start, arena.end)
     if (this.withBlockInfo) readBlockInfo(header)
     header.varUInt()
     const rows = header.varUInt()
@@ -116,30 +156,6 @@ export class NativeStreamDecoder {
     header.skip(header.varUInt())
     if (header.short) return
     this.placed = true
-    if (rows === 0) return
-    const misalignment = (this.buffer.byteOffset + header.offset) & 7
-    if (misalignment === 0) return
-    const shift = 8 - misalignment
-    if (this.end + shift > this.buffer.length) {
-      this.relocate(Math.max(this.expected, this.end - this.start) + 8)
-      this.place()
-      return
-    }
-    this.buffer.copyWithin(this.start + shift, this.start, this.end)
-    this.start += shift
-    this.end += shift
-  }
-
-  /** Moves the undecoded bytes to a new buffer with room for `total` bytes from its start. */
-  private relocate(total: number): void {
-    const pending = this.end - this.start
-    const grown = Math.min(bufferSize, Math.max(firstBufferSize, 2 * this.buffer.length))
-    const size = Math.max(grown, total + (total >> 1), pending + 8)
-    const next = allocateBytes(size, Math.max(total, pending + 8))
-    if (pending > 0) next.set(this.buffer.subarray(this.start, this.end), 0)
-    this.buffer = next
-    this.start = 0
-    this.end = pending
-    this.placed = false
+    if (rows > 0) arena.alignAt(header.offset, 8)
   }
 }

@@ -34,6 +34,11 @@ export class InputArena {
   constructor(
     /** Size of a fresh buffer: large enough for many packets, so copies stay rare. */
     readonly chunkSize = 4 << 20,
+    /**
+     * Size of the first buffer, doubling up to {@link chunkSize} as more is needed: a
+     * short-lived stream (one HTTP result) that stays small never costs a large buffer.
+     */
+    readonly firstChunkSize = chunkSize,
   ) {
     this.buffer = this.base = new Uint8Array(0)
   }
@@ -151,6 +156,26 @@ export class InputArena {
   }
 
   /**
+   * Shifts the pending bytes forward by less than `width` so that `at` (an offset in
+   * {@link bytes}, at or after {@link start}) lands on a multiple of `width`, when the
+   * bytes at `at` are fixed-width data of that width. Bytes before {@link start} stay where
+   * they are. An adopted chunk is left as it is: it has no room to shift into, and moving
+   * it whole costs what copying the one column would.
+   */
+  alignAt(at: number, width: number): void {
+    const misalignment = (this.buffer.byteOffset + at) % width
+    if (misalignment === 0 || this.adopted || at < this.start) return
+    const shift = width - misalignment
+    if (this.end + shift > this.buffer.length || this.lent > this.end) {
+      this.relocate(this.length + width, { at, width })
+      return
+    }
+    this.buffer.copyWithin(this.start + shift, this.start, this.end)
+    this.start += shift
+    this.end += shift
+  }
+
+  /**
    * Copies the pending bytes to the free space after {@link end}, placed so that `align.at`
    * lands aligned, when the whole `total` fits there. Nothing before {@link end} is written,
    * so views of consumed bytes stay intact, and no buffer is allocated (a fresh one per block
@@ -187,7 +212,8 @@ export class InputArena {
       // Place the pending bytes so that `align.at` falls on a multiple of the width.
       shift = (align.width - ((align.at - this.start) % align.width)) % align.width
     }
-    const size = Math.max(this.chunkSize, total + (total >> 1), pending) + shift
+    const grown = Math.min(this.chunkSize, Math.max(this.firstChunkSize, 2 * this.base.length))
+    const size = Math.max(grown, total + (total >> 1), pending) + shift
     const minimum = Math.max(total, pending) + shift
     const pool = this.pool
     const allocation = pool ? pool.take(size, minimum) : allocateBytes(size, minimum)
