@@ -5,12 +5,8 @@
 // the very texts serverParameters()/httpQueryParameters() produce for the native Query
 // packet and for HTTP `param_` fields).
 import { type Client, createClient, sql, UsageError } from '@clickwire/client'
-import {
-  httpQueryParameters,
-  quoteSqlString,
-  serverParameters,
-  substituteParameters,
-} from '@clickwire/protocol'
+import { quoteSqlString } from '@clickwire/protocol'
+import { httpQueryParameters, serverParameters, substituteParameters } from '@clickwire/protocol/params'
 import { chdbQuery, chdbQueryWithParameters } from '@clickwire/testing'
 import fc from 'fast-check'
 import { afterAll, describe, expect, inject, it } from 'vitest'

@@ -83,7 +83,8 @@ export async function measurePage(code, { source = false } = {}) {
       initial.add(path)
       for (const next of meta[path].imports) if (next.kind === 'import-statement') visit(next.path)
     }
-    const entryOutput = Object.keys(meta).find((path) => meta[path].entryPoint !== undefined)
+    // The page's own output: the chunks `import()` loads are entry points in the metafile too.
+    const entryOutput = Object.keys(meta).find((path) => meta[path].entryPoint?.endsWith('page.js'))
     visit(entryOutput)
     const sized = (paths) => {
       let minified = 0

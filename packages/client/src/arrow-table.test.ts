@@ -6,12 +6,13 @@ import {
   ByteWriter,
   type ColumnMeta,
   defaultValueMapping,
+  loadCodecs,
   type NativeBlock,
   NativeBlockReader,
-  NativeBlockWriter,
   parseType,
   rowObjects,
 } from '@clickwire/protocol'
+import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { chdbBytes } from '@clickwire/testing'
 import {
   Bool,
@@ -44,6 +45,10 @@ import {
 import { describe, expect, it } from 'vitest'
 import { instantMs, referenceVector, typeSignature, vectorValues } from '../test/support/arrow-reference.js'
 import { ArrowConverter } from './arrow-table.js'
+
+// Blocks are read and written here with the synchronous codecs, which the transports would
+// have loaded (Time, Variant, JSON, Dynamic load on demand).
+await loadCodecs()
 
 const context = { revision: 0, timezone: 'UTC', mapping: defaultValueMapping }
 

@@ -38,12 +38,13 @@ function weightByArea(measured: Measured): string {
 }
 
 /**
- * The most a rows-only page may weigh up front, gzipped (bytes): a ceiling at what it weighs
- * now (74.0 kB, from 124.5 kB before Arrow and the insert code became lazy), so it cannot
- * grow unnoticed. The goal is 60 kB and is not met yet: the eager column codecs (92 kB
- * minified) are most of the rest; lazy codecs for the rare types are the next step.
+ * The most a rows-only page may weigh up front, gzipped (bytes): a ceiling 1.5 kB above what
+ * it weighs now (58.9 kB; 73.5 kB before parameter formatting, compressed frames, block
+ * writing and the FORMAT-clause lexer left protocol's main entry point for sub-paths the HTTP
+ * transport loads with `import()`; 124.5 kB before Arrow and the insert code became lazy), so
+ * it cannot grow unnoticed; the issue's limit is 60 kB.
  */
-const limitGzip = 76_000
+const limitGzip = 60_400
 
 let rowsOnly: Measured
 let withArrow: Measured
@@ -61,12 +62,27 @@ describe('the browser bundle of a rows-only page', () => {
     ).toBeLessThanOrEqual(limitGzip)
   })
 
-  it('loads apache-arrow, ZSTD and the insert code only on demand', () => {
+  it("loads apache-arrow, ZSTD, the insert code and the rarer types' codecs only on demand", () => {
     const eager = rowsOnly.initialInputs.join('\n')
     expect(eager).not.toMatch(/apache-arrow|flatbuffers|wasm-zstd|arrow-table|insert-values/)
+    expect(eager).not.toMatch(
+      /\/(dynamic|json|variant|geometry|qbit|aggregate-function|time|time64|bfloat16)-column\.ts|aggregate-state-extent|row-binary-value/,
+    )
+    // Off protocol's main entry (esbuild puts whatever an entry imports, even re-exported
+    // only, in what loads first): parameters, frames, block writing and the SQL lexer.
+    expect(eager).not.toMatch(
+      /\/params\/|frame-reader|frame-writer|cityhash|native-block-writer|insert-outcome|sql-lexer|sql\/format-clause/,
+    )
+    expect(withArrow.allInputs.some((input) => input.endsWith('columns/json-column.ts'))).toBe(true)
     // They are still reachable, through import(): arrow() works in the page.
     expect(withArrow.allInputs.some((input) => input.includes('apache-arrow'))).toBe(true)
     expect(rowsOnly.lazy.minified).toBeGreaterThan(200_000)
+  })
+
+  it('never contains OpenTelemetry: tracing imports it by a computed name, at run time', () => {
+    for (const inputs of [rowsOnly.allInputs, withArrow.allInputs]) {
+      expect(inputs.filter((input) => /opentelemetry/.test(input))).toEqual([])
+    }
   })
 
   it('never contains the LZ4 native addon or a Node built-in', () => {

@@ -6,6 +6,7 @@ import {
   clientRevision,
   codecFor,
   defaultValueMapping,
+  loadCodecs,
   parseType,
   typedValue as protocolTypedValue,
   UsageError,
@@ -14,6 +15,9 @@ import { describe, expect, it } from 'vitest'
 import * as nodeEntry from './index.js'
 import * as browserEntry from './index-browser.js'
 import { sql } from './sql-template.js'
+
+// encodeDynamic makes Dynamic's codec synchronously, as an insert does once its header arrived.
+await loadCodecs()
 
 const entries = [
   ['node', nodeEntry as Record<string, unknown>],

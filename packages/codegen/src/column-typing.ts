@@ -1,5 +1,9 @@
-import { mapType, parseTypeCached, type ValueMapping } from '@clickwire/protocol'
+import { loadCodecs, mapType, parseTypeCached, type ValueMapping } from '@clickwire/protocol'
 import type { ColumnMetadata, TableKind } from './schema-metadata.js'
+
+// mapType reads each family's codec, and those of the rarer families (Dynamic, JSON, ...)
+// load on demand: codegen types whole schemas synchronously, so it loads them all up front.
+await loadCodecs()
 
 /** Kysely helper types a column's field type may use. */
 export type KyselyHelper = 'ColumnType' | 'Generated'

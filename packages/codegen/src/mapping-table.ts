@@ -1,11 +1,15 @@
 import {
   defaultValueMapping,
+  loadCodecs,
   parseType,
   tsTypeOf,
   typeFamilies,
   typeFamily,
   type ValueMapping,
 } from '@clickwire/protocol'
+
+// tsTypeOf reads each family's codec; those of the rarer families load on demand.
+await loadCodecs()
 
 /** Example types for families that take arguments; a family not listed is shown bare. */
 const examples: Readonly<Record<string, readonly string[]>> = {

@@ -1,16 +1,13 @@
-import {
-  CallDeadline,
-  type CompressionCodecs,
-  decodeUtf8,
-  FrameDecoder,
-  newQueryId,
-  UsageError,
-} from '@clickwire/protocol'
+import { CallDeadline, type CompressionCodecs, decodeUtf8, newQueryId, UsageError } from '@clickwire/protocol'
 import type { BodyReader } from './http-backend.js'
 import { readExchange } from './http-exchange.js'
 import type { ResolvedOptions } from './http-options.js'
 import type { RequestSender } from './request-lifetime.js'
 import { SharedProbe } from './shared-probe.js'
+
+// The frame code (reader, CityHash) loads only when frames are asked for: a page that
+// never turns compression on never downloads it.
+const loadFrames = () => import('@clickwire/protocol/frames')
 
 /** Block codecs for compressed frames: the options', else the platform's, loaded once. */
 export function frameCodecLoader(
@@ -40,7 +37,7 @@ export class FramesProbe {
     codecs: () => Promise<CompressionCodecs>,
   ) {
     this.#probe = new SharedProbe(async (signal) => {
-      const loaded = await codecs()
+      const [loaded, { FrameDecoder }] = await Promise.all([codecs(), loadFrames()])
       try {
         const exchange = await sender.send(
           { queryId: newQueryId(), defaultFormat: 'TabSeparated', framedResponse: true, inSession: false },
@@ -74,10 +71,12 @@ export class FramesProbe {
 
 /** A body of compressed frames as the plain bytes they carry, decoded with `codecs`. */
 export function unframe(body: BodyReader, codecs: CompressionCodecs): BodyReader {
-  const decoder = new FrameDecoder(codecs)
+  // Loaded already by the probe that chose frames, so this settles at once.
+  const decoding = loadFrames().then(({ FrameDecoder }) => new FrameDecoder(codecs))
   const ready: Uint8Array[] = []
   return {
     read: async () => {
+      const decoder = await decoding
       for (;;) {
         const next = ready.shift()
         if (next) return next

@@ -4,11 +4,11 @@ import {
   ConnectionError,
   defaultValueMapping,
   emptyProgress,
-  NativeBlockWriter,
   ProtocolError,
   parseTypeCached,
   rowObjects,
 } from '@clickwire/protocol'
+import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { concatBytes } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import type { BodyReader } from './http-backend.js'

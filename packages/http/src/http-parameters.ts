@@ -1,4 +1,4 @@
-import { httpQueryParameters, maxQuerySizeOf, type Settings, substituteParameters } from '@clickwire/protocol'
+import type { Settings } from '@clickwire/protocol'
 import type { ResolvedOptions } from './http-options.js'
 import type { ServerFeatures } from './server-features.js'
 
@@ -12,16 +12,25 @@ export interface BoundStatement {
  * Binds `{name:Type}` placeholders the way the options' parameter mode says: as
  * `param_<name>` fields for servers that take them (`server`, or `auto` on 20.1+), else
  * substituted into the text as typed literals (`client`, or `auto` on older servers),
- * within `max_query_size`.
+ * within `max_query_size`. The parameter code loads on the first statement that has
+ * parameters or a `{`, so a page whose queries have neither never downloads it.
  */
-export function bindParameters(
+export async function bindParameters(
   options: ResolvedOptions,
   sql: string,
   params: Readonly<Record<string, unknown>> | undefined,
   server: ServerFeatures,
   settings: Settings | undefined,
-): BoundStatement {
-  if (!params || Object.keys(params).length === 0) return { text: sql, fields: [] }
+): Promise<BoundStatement> {
+  const empty = !params || Object.keys(params).length === 0
+  // Without a `{` there is no placeholder to miss a value for.
+  if (empty && !sql.includes('{')) return { text: sql, fields: [] }
+  const { httpQueryParameters, maxQuerySizeOf, requirePlaceholderValues, substituteParameters } =
+    await import('@clickwire/protocol/params')
+  if (empty) {
+    requirePlaceholderValues(sql)
+    return { text: sql, fields: [] }
+  }
   const mode = options.parameters
   const onServer = mode === 'server' || (mode === 'auto' && server.queryParameters)
   return onServer

@@ -4,10 +4,10 @@ import {
   ClickHouseError,
   ConnectionError,
   clientRevision,
-  compressFrames,
   defaultValueMapping,
-  NativeBlockWriter,
 } from '@clickwire/protocol'
+import { compressFrames } from '@clickwire/protocol/frames'
+import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { describe, expect, it } from 'vitest'
 import {
   type BackendRequest,

@@ -29,7 +29,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       user.fetch
         ? fetchBackend({ fetch: user.fetch, streamingUploads: true })
         : undiciBackend(resolved, user.tls),
-    // LZ4 (native addon) and ZSTD, loaded only when compressed frames are used.
+    // LZ4 (native addon to compress, WebAssembly to decompress) and ZSTD, loaded only when
+    // compressed frames are used.
     { loadCodecs: async () => (await import('@clickwire/protocol/compression-node')).nodeCompression() },
   )
 }

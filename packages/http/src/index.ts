@@ -2,7 +2,6 @@
  * `@clickwire/http` for browsers, edge runtimes and anything with a WHATWG fetch. Node
  * gets `index-node.ts` (the `node` export condition), which uses undici; the API is the same.
  */
-import { portableCompression } from '@clickwire/protocol'
 import { fetchBackend } from './fetch-backend.js'
 import type { HttpTransportOptions } from './http-options.js'
 import { HttpTransport } from './http-transport.js'
@@ -23,7 +22,7 @@ export * from './http-exports.js'
  */
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
   return new HttpTransport(options, (_resolved, user) => fetchBackend({ fetch: user.fetch }), {
-    // ZSTD through WebAssembly (no LZ4 outside Node unless codecs are given).
-    loadCodecs: () => portableCompression(),
+    // LZ4 (liblz4) and ZSTD through WebAssembly, loaded only when compressed frames are used.
+    loadCodecs: () => import('@clickwire/protocol/frames').then((frames) => frames.portableCompression()),
   })
 }

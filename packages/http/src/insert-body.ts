@@ -2,12 +2,12 @@ import {
   ByteWriter,
   type CodecContext,
   type ColumnMeta,
-  type ColumnToWrite,
+  codecsReady,
   type InsertBatch,
   type InsertProducer,
-  NativeBlockWriter,
   UsageError,
 } from '@clickwire/protocol'
+import { type ColumnToWrite, NativeBlockWriter } from '@clickwire/protocol/insert'
 
 /** Counts what an insert body carried, for the result. */
 export interface InsertCounter {
@@ -33,6 +33,8 @@ export async function* nativeInsertBody(
   counter: InsertCounter,
   transform?: (block: Uint8Array) => Uint8Array,
 ): AsyncGenerator<Uint8Array> {
+  // The codecs of rarer types (Dynamic, JSON, ...) load on demand: before the first encode.
+  await codecsReady(header.map((meta) => meta.typeNode))
   const blockWriter = new NativeBlockWriter({ ...context, revision: 0 }, false)
   let sizeHint = 64 * 1024
   for await (const batch of producer(header) as AsyncIterable<InsertBatch> | Iterable<InsertBatch>) {

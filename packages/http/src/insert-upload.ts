@@ -3,15 +3,17 @@ import {
   type ColumnMeta,
   type CompressionCodecs,
   type CompressionMethod,
-  compressFrames,
-  defaultSquashing,
   type InsertProducer,
-  keepsRowsWhenStopped,
   type Settings,
-  squashSetting,
   UsageError,
-  withInsertOutcome,
 } from '@clickwire/protocol'
+import { compressFrames } from '@clickwire/protocol/frames'
+import {
+  defaultSquashing,
+  keepsRowsWhenStopped,
+  squashSetting,
+  withInsertOutcome,
+} from '@clickwire/protocol/insert'
 import { gzipChunks } from './gzip-body.js'
 import type { BackendBody } from './http-backend.js'
 import { type InsertCounter, nativeInsertBody } from './insert-body.js'

@@ -6,9 +6,9 @@ import {
   parseTypeCached,
   type Settings,
   settingValueText,
-  subqueryText,
   TimeoutError,
 } from '@clickwire/protocol'
+import { subqueryText } from './format-clause-loader.js'
 import type { BoundStatement } from './http-parameters.js'
 import { SharedProbe } from './shared-probe.js'
 
@@ -38,8 +38,8 @@ export function describable(sql: string): boolean {
 }
 
 /** `DESCRIBE TABLE` of a statement; its text on lines of its own (it may end in a `-- comment`). */
-export function describeSql(sql: string): string {
-  return `DESCRIBE TABLE (\n${subqueryText(sql)}\n) FORMAT TabSeparated`
+export async function describeSql(sql: string): Promise<string> {
+  return `DESCRIBE TABLE (\n${await subqueryText(sql)}\n) FORMAT TabSeparated`
 }
 
 /** Name and type of each column in `DESCRIBE TABLE` output in TabSeparated. */
@@ -74,10 +74,10 @@ export class ResultMetadata {
     let probe = this.#described.get(key)
     if (!probe) {
       if (this.#described.size >= maxCached) this.#described.clear()
-      const sql = describeSql(statement.text)
-      probe = new SharedProbe(async (signal) =>
-        describedResultColumns(await this.run(sql, statement.fields, settings, signal)),
-      )
+      probe = new SharedProbe(async (signal) => {
+        const sql = await describeSql(statement.text)
+        return describedResultColumns(await this.run(sql, statement.fields, settings, signal))
+      })
       this.#described.set(key, probe)
     }
     try {

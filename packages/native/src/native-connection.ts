@@ -3,16 +3,16 @@ import {
   ByteWriter,
   CallDeadline,
   type CodecContext,
-  type ColumnToWrite,
   type CompressionCodecs,
   clientRevision,
-  FrameWriter,
-  NativeBlockWriter,
   ProtocolError,
   Revision,
   type ServerInfo,
   type SettingValue,
+  type TraceContext,
 } from '@clickwire/protocol'
+import { FrameWriter } from '@clickwire/protocol/frames'
+import { type ColumnToWrite, NativeBlockWriter } from '@clickwire/protocol/insert'
 import {
   cancelCodec,
   checkChunkedFraming,
@@ -23,6 +23,7 @@ import {
   pingCodec,
 } from '@clickwire/protocol/internal'
 import type { Poolable } from './connection-pool.js'
+import { probeHttpPort } from './http-port-probe.js'
 import type { HostAddress, NativeOptions } from './native-options.js'
 import { type IncomingPacket, PacketPump } from './packet-pump.js'
 import { clientVersion, writeQueryRequest } from './query-request.js'
@@ -113,7 +114,11 @@ export class NativeConnection implements Poolable {
         { revision: 0, timezone: 'UTC', mapping: options.mapping },
         undefined,
       )
-      const hello = await deadline.wait(pump.next(), () => channel.destroy())
+      // Plain TCP only: over TLS an HTTPS port fails the TLS handshake or answers in kind.
+      const probe = options.tls ? undefined : probeHttpPort(host.host, host.port)
+      const hello = await deadline
+        .wait(probe ? Promise.race([pump.next(), probe.detected]) : pump.next(), () => channel.destroy())
+        .finally(() => probe?.stop())
       if (hello.type === 'Exception') throw hello.error
       if (hello.type !== 'Hello') throw new ProtocolError(`expected the server Hello, got ${hello.type}`)
       const revision = negotiatedRevision(clientRevision, hello.revision)
@@ -190,6 +195,7 @@ export class NativeConnection implements Poolable {
     sql: string
     settings: readonly { name: string; value: SettingValue }[]
     parameters: readonly { name: string; value: string }[]
+    traceContext?: TraceContext | undefined
   }): Promise<void> {
     const writer = this.writer.reset()
     writeQueryRequest(

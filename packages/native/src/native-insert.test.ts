@@ -8,8 +8,8 @@ import {
   defaultValueMapping,
   type NativeBlock,
   NativeBlockReader,
-  NativeBlockWriter,
 } from '@clickwire/protocol'
+import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { describe, expect, it } from 'vitest'
 import type { NativeConnection } from './native-connection.js'
 import { runInsert } from './native-insert.js'

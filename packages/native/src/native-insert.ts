@@ -2,16 +2,17 @@ import {
   type ColumnInput,
   type ColumnMeta,
   type ColumnParts,
+  codecsReady,
   emptyProgress,
   type InsertBatch,
   type InsertProducer,
-  NativeBlockWriter,
   type Progress,
   ProtocolError,
   Revision,
   UsageError,
   wholeColumn,
 } from '@clickwire/protocol'
+import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { parseColumnsDescription } from '@clickwire/protocol/internal'
 import { addInsertedCounts, type InsertedCounts } from './insert-profile-events.js'
 import type { NativeConnection } from './native-connection.js'
@@ -106,6 +107,8 @@ export async function runInsert(
 
   state.streaming = true
   const columns = header
+  // The codecs of rarer types (Dynamic, JSON, ...) load on demand: before the first encode.
+  await codecsReady(header.map((column) => column.typeNode))
   const blocks = new NativeBlockWriter(connection.context, true)
   let rowsSent = 0
   for await (const batch of producer(columns)) {

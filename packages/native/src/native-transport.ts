@@ -7,15 +7,11 @@ import {
   type CompressionCodecs,
   type CompressionOption,
   ConnectionError,
-  checkQueryFormat,
-  defaultSquashing,
   firstKeyword,
   HostSelector,
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
-  keepsRowsWhenStopped,
-  maxQuerySizeOf,
   type Progress,
   type QueryOptions,
   quoteSqlIdentifier,
@@ -30,12 +26,18 @@ import {
   type ServerInfo,
   type Settings,
   shouldRetry,
-  squashSetting,
   TimeoutError,
   type Transport,
   UsageError,
-  withInsertOutcome,
 } from '@clickwire/protocol'
+import { checkQueryFormat } from '@clickwire/protocol/format-clause'
+import {
+  defaultSquashing,
+  keepsRowsWhenStopped,
+  squashSetting,
+  withInsertOutcome,
+} from '@clickwire/protocol/insert'
+import { maxQuerySizeOf } from '@clickwire/protocol/params'
 import { loadCompression } from './compression-loader.js'
 import { ConnectionPool } from './connection-pool.js'
 import { NativeConnection } from './native-connection.js'
@@ -256,7 +258,10 @@ export class NativeTransport implements Transport {
           attempts,
           pooledConnections: this.options.maxConnections,
         })
-        if (again) continue
+        if (again) {
+          options.onRetry?.(attempts, error)
+          continue
+        }
         throw error
       }
     }
@@ -293,6 +298,7 @@ export class NativeTransport implements Transport {
         sql: prepared.sql,
         settings: this.settingsFor(options.settings),
         parameters: prepared.parameters,
+        traceContext: options.traceContext,
       })
       await this.sendExternalTables(connection, options)
     } catch (error) {
@@ -423,6 +429,7 @@ export class NativeTransport implements Transport {
           sql: prepared.sql,
           settings: this.settingsFor(options.settings),
           parameters: prepared.parameters,
+          traceContext: options.traceContext,
         })
         querySent = true
         await connection.sendData('', [], 0)
@@ -459,7 +466,10 @@ export class NativeTransport implements Transport {
           attempts,
           pooledConnections: this.options.maxConnections,
         })
-        if (again) continue
+        if (again) {
+          options.onRetry?.(attempts, error)
+          continue
+        }
         throw error
       } finally {
         unwatch()

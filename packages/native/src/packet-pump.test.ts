@@ -7,12 +7,12 @@ import {
   ClickHouseError,
   type CompressionCodecs,
   defaultValueMapping,
-  FrameWriter,
   InputArena,
-  NativeBlockWriter,
   ProtocolError,
 } from '@clickwire/protocol'
 import { nodeCompression } from '@clickwire/protocol/compression-node'
+import { FrameWriter } from '@clickwire/protocol/frames'
+import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { encodeServerPacket, type ServerPacket } from '@clickwire/protocol/internal'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { logEntries } from './native-query-stream.js'

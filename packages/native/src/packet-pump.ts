@@ -5,12 +5,13 @@ import {
   type CompressionCodecs,
   CompressionMethodByte,
   checksumSize,
+  codecsPending,
   InputArena,
   type NativeBlock,
   NativeBlockReader,
   ProtocolError,
-  readFrame,
 } from '@clickwire/protocol'
+import { readFrame } from '@clickwire/protocol/frames'
 import {
   decodeServerPacket,
   type ServerBlockPacketType,
@@ -112,7 +113,16 @@ export class PacketPump {
   /** The next packet, waiting for the network as needed. */
   async next(): Promise<IncomingPacket> {
     for (;;) {
-      const packet = this.tryNext()
+      let packet: IncomingPacket | undefined
+      try {
+        packet = this.tryNext()
+      } catch (error) {
+        // A block of a type whose codec loads on demand: decode it again once loaded.
+        const loading = codecsPending(error)
+        if (!loading) throw error
+        await loading
+        continue
+      }
       if (packet !== undefined) {
         this.received++
         return packet
@@ -123,7 +133,14 @@ export class PacketPump {
 
   /** The next packet if it has fully arrived already; never waits. */
   poll(): IncomingPacket | undefined {
-    const packet = this.tryNext()
+    let packet: IncomingPacket | undefined
+    try {
+      packet = this.tryNext()
+    } catch (error) {
+      // Its codecs are loading: next() awaits them.
+      if (codecsPending(error)) return undefined
+      throw error
+    }
     if (packet !== undefined) this.received++
     return packet
   }

@@ -9,13 +9,12 @@ export {
 } from './blocks/block-rows.js'
 export * from './blocks/native-block.js'
 export { NativeBlockReader, readBlockInfo } from './blocks/native-block-reader.js'
-export { type ColumnToWrite, NativeBlockWriter, writeBlockInfo } from './blocks/native-block-writer.js'
 export { NativeStreamDecoder } from './blocks/native-stream-decoder.js'
-export { AggregateFunctionColumn } from './columns/aggregate-function-column.js'
-export { supportedAggregateFunctions } from './columns/aggregate-state-extent.js'
+export type { AggregateFunctionColumn } from './columns/aggregate-function-column.js'
+export { supportedAggregateFunctions } from './columns/aggregate-function-names.js'
 export { ArrayTypeColumn } from './columns/array-column.js'
 export { BoolColumn } from './columns/bool-column.js'
-export { codecFor, describeCodec, hasCodec } from './columns/codec-registry.js'
+export { codecFor, codecsReady, describeCodec, hasCodec } from './columns/codec-registry.js'
 export * from './columns/column-codec.js'
 export {
   type BooleanLayout,
@@ -44,42 +43,28 @@ export { DateColumn } from './columns/date-column.js'
 export { DateTimeColumn } from './columns/date-time-column.js'
 export { DateTime64Column } from './columns/date-time64-column.js'
 export { DecimalColumn } from './columns/decimal-column.js'
-export { FlattenedDynamicColumn } from './columns/dynamic-column.js'
+export type { FlattenedDynamicColumn } from './columns/dynamic-column.js'
 export { EnumColumn } from './columns/enum-column.js'
 export { FixedStringColumn } from './columns/fixed-string-column.js'
 export { intervalUnits } from './columns/interval-column.js'
 export { IPv4Column } from './columns/ipv4-column.js'
 export { IPv6Column } from './columns/ipv6-column.js'
-export { JsonColumn } from './columns/json-column.js'
+export type { JsonColumn } from './columns/json-column.js'
 export { LowCardinalityColumn } from './columns/low-cardinality-column.js'
 export { MapColumn } from './columns/map-column.js'
 export { NothingColumn } from './columns/nothing-column.js'
 export { NullableColumn } from './columns/nullable-column.js'
+export { CodecsPendingError, codecsPending, loadCodecs } from './columns/rare-codec-loader.js'
 export { StringColumn } from './columns/string-column.js'
-export { TimeColumn } from './columns/time-column.js'
+export type { TimeColumn } from './columns/time-column.js'
 export { type TimeZone, timeZone } from './columns/time-zones.js'
-export { Time64Column } from './columns/time64-column.js'
+export type { Time64Column } from './columns/time64-column.js'
 export { TupleColumn } from './columns/tuple-column.js'
 export { TypedValue, typedValue } from './columns/typed-value.js'
 export { UuidColumn } from './columns/uuid-column.js'
-export { VariantColumn } from './columns/variant-column.js'
+export type { VariantColumn } from './columns/variant-column.js'
 export { WideIntegerColumn } from './columns/wide-integer-column.js'
-export {
-  checksumHex,
-  cityhash128,
-  cityhash128Implementation,
-  cityhash128Into,
-} from './compression/cityhash.js'
 export type { CompressionCodec, CompressionCodecs } from './compression/compression-codec.js'
-export {
-  defaultZstdLevel,
-  loadZstd,
-  portableCompression,
-  type ZstdLibrary,
-  type ZstdOptions,
-  zstdCodec,
-  zstdContentSize,
-} from './compression/compression-portable.js'
 export {
   type CompressionMethod,
   CompressionMethodByte,
@@ -89,34 +74,14 @@ export {
   frameOverhead,
   maxCompressedSize,
 } from './compression/frame-format.js'
-export {
-  decompressFrames,
-  FrameDecoder,
-  type FrameReadOptions,
-  readFrame,
-} from './compression/frame-reader.js'
-export {
-  compressFrames,
-  type FrameOptions,
-  FrameWriter,
-  writeFrame,
-  writeFrames,
-} from './compression/frame-writer.js'
 export * from './errors/index.js'
 export { BufferPool } from './io/buffer-pool.js'
 export { ByteReader, maxValueLength } from './io/byte-reader.js'
 export { ByteWriter } from './io/byte-writer.js'
 export { InputArena } from './io/input-arena.js'
 export { decodeUtf8, encodeUtf8, StringInterner, type TextSource, textSource } from './io/text-decoding.js'
+export type { TraceContext } from './packets/client-info.js'
 export { clientRevision, Revision, revision18_16 } from './packets/protocol-revision.js'
-export * from './params/index.js'
-export {
-  checkQueryFormat,
-  type FormatClause,
-  findFormatClause,
-  queryFormatError,
-  subqueryText,
-} from './sql/format-clause.js'
 export { parseServerVersion, versionAtLeast } from './sql/server-version.js'
 export { checkSettingName, settingEntries, settingValueText } from './sql/setting-value.js'
 export {
@@ -149,6 +114,7 @@ export {
   type HostStrategy,
   isHostStrategy,
 } from './transport/host-selector.js'
+export type { KnownSettings } from './transport/known-settings.js'
 export { newQueryId } from './transport/query-id.js'
 export {
   type FailedAttempt,
@@ -158,6 +124,17 @@ export {
 } from './transport/retry-policy.js'
 export type { PemInput, TlsOptions } from './transport/tls-options.js'
 export * from './transport/transport-contract.js'
+// Parameter binding and formatting live at `@clickwire/protocol/params`, compressed frames
+// at `@clickwire/protocol/frames`, block writing and insert outcomes at
+// `@clickwire/protocol/insert`, the FORMAT clause at `@clickwire/protocol/format-clause`: kept off this entry so that a browser page that queries
+// without them never loads them (esbuild puts every module this entry imports, even one
+// only re-exported, into the first load).
+export {
+  legacyParameterFeatures,
+  modernParameterFeatures,
+  type ParameterTypeFeatures,
+  parameterFeaturesOf,
+} from './types/server-type-features.js'
 export { canonicalTypeName } from './types/type-aliases.js'
 export {
   isSupportedType,
@@ -172,3 +149,4 @@ export {
 export * from './types/type-node.js'
 export { parseType, parseTypeCached } from './types/type-parser.js'
 export * from './types/value-mapping.js'
+export { commonParameterType, inferDynamicType, inferParameterType } from './types/value-type-inference.js'

@@ -3,10 +3,10 @@ import {
   type CodecContext,
   type CompressionCodecs,
   clientRevision,
-  compressFrames,
   defaultValueMapping,
-  NativeBlockWriter,
 } from '@clickwire/protocol'
+import { compressFrames } from '@clickwire/protocol/frames'
+import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { encodeServerPacket, type ServerPacket } from '@clickwire/protocol/internal'
 
 /**

@@ -28,6 +28,16 @@ async function run(): Promise<void> {
     }
     body.appendChild(tr)
   }
+  // AggregateFunction's codec loads on demand (a chunk of its own): the decoder awaits it.
+  // The sum's state is its UInt64 bytes; none is zero, which reinterpretAsString would drop.
+  const sum = '0x0102030405060708'
+  const states = await http.query(
+    `SELECT sumState(toUInt64(${sum})) AS s, hex(reinterpretAsString(toUInt64(${sum}))) AS h`,
+  )
+  for await (const row of states.rows()) {
+    const bytes = Array.from(row.s as Uint8Array, (byte) => byte.toString(16).padStart(2, '0'))
+    document.getElementById('state')!.textContent = `${bytes.join('').toUpperCase()} ${String(row.h)}`
+  }
   const failure = await http
     .query('SELECT * FROM no_such_table_in_browser')
     .then(() => 'no error')

@@ -1,5 +1,6 @@
 import { codecFor } from '../columns/codec-registry.js'
 import type { CodecContext, ColumnCodec } from '../columns/column-codec.js'
+import { codecsPending } from '../columns/rare-codec-loader.js'
 import {
   isDefaultKinds,
   kindsKey,
@@ -199,6 +200,8 @@ export class NativeBlockReader {
     try {
       codec = codecFor(parseTypeCached(typeName), this.context, kinds)
     } catch (error) {
+      // The caller awaits the load and reads this block again from its start.
+      if (codecsPending(error)) throw error
       throw columnError(error, index, name, typeName)
     }
     this.codecs[index] = { name, typeName, layout, codec }

@@ -1,6 +1,7 @@
 import { ProtocolError } from '../errors/protocol-error.js'
 import { maxValueLength } from '../io/byte-reader.js'
 import { type TypeNode, typeArguments, typeToString } from '../types/type-node.js'
+import { supportedAggregateFunctions } from './aggregate-function-names.js'
 import { decimalParameters, decimalWidth } from './decimal-column.js'
 import { enumElements } from './enum-column.js'
 
@@ -274,22 +275,6 @@ function plainReader(name: string, params: number, args: TypeNode[]): StateReade
       return undefined
   }
 }
-
-/** Functions whose states clickwire can delimit. */
-export const supportedAggregateFunctions: readonly string[] = [
-  'count',
-  'sum',
-  'avg',
-  'min',
-  'max',
-  'any',
-  'anyLast',
-  'argMin',
-  'argMax',
-  'uniq',
-  'uniqExact',
-  'groupArray',
-]
 
 /**
  * The reader of one state of an `AggregateFunction(...)` type, or a message saying why

@@ -6,6 +6,7 @@ import { defaultValueMapping, type ValueMapping } from '../types/value-mapping.j
 import type { CodecContext, CodecFamily, ColumnCodec } from './column-codec.js'
 import { fixedRowWidth } from './column-layout.js'
 import { compositeCodecs } from './composite-codecs.js'
+import { codecsPending, isRareFamily, loadCodecs, rareCodecsLoaded } from './rare-codec-loader.js'
 import { replicatedCodecOf } from './replicated-column.js'
 import { scalarCodecs } from './scalar-codecs.js'
 import { infoParts, SerializationKind, type SerializationKinds } from './serialization-kinds.js'
@@ -73,6 +74,24 @@ export function codecFor(type: TypeNode, context: CodecContext, kinds?: Serializ
   return resolve(type)
 }
 
+/**
+ * The load to await before making codecs for `types`, or undefined when every family in
+ * them is loaded already (see {@link loadCodecs}): for paths that know their column types
+ * before they encode or describe them (inserts, Arrow tables).
+ */
+export function codecsReady(types: Iterable<TypeNode>): Promise<void> | undefined {
+  if (rareCodecsLoaded()) return undefined
+  const needs = (type: TypeNode): boolean => {
+    const family = families.get(canonicalTypeName(type.name))
+    return (
+      (family !== undefined && isRareFamily(family)) ||
+      type.args.some((arg) => arg.kind === 'type' && needs(arg.type))
+    )
+  }
+  for (const type of types) if (needs(type)) return loadCodecs()
+  return undefined
+}
+
 /** True if clickwire has a codec for this family name (after aliases). */
 export function hasCodec(name: string): boolean {
   return families.has(canonicalTypeName(name))
@@ -96,6 +115,8 @@ export function describeCodec(type: TypeNode, mapping: ValueMapping = defaultVal
     try {
       return family.create(name === inner.name ? inner : { ...inner, name }, context, resolve)
     } catch (error) {
+      // Not a refusal: the family's codec loads on demand (the caller awaits loadCodecs).
+      if (codecsPending(error)) throw error
       return standIn(inner, `${unsupported}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }

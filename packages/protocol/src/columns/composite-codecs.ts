@@ -1,16 +1,12 @@
 import { arrayCodec } from './array-column.js'
 import type { CodecFactory, CodecFamily } from './column-codec.js'
-import { dynamicCodec } from './dynamic-column.js'
 import { geoCodecs } from './geo-columns.js'
-import { geometryCodec } from './geometry-column.js'
-import { jsonCodec } from './json-column.js'
 import { lowCardinalityCodec } from './low-cardinality-column.js'
 import { mapCodec } from './map-column.js'
 import { nestedCodec } from './nested-column.js'
 import { nullableCodec } from './nullable-column.js'
-import { qbitCodec } from './qbit-column.js'
+import { rareFamily } from './rare-codec-loader.js'
 import { tupleCodec } from './tuple-column.js'
-import { variantCodec } from './variant-column.js'
 
 function family(name: string, create: CodecFactory, runtime: string): CodecFamily {
   return { name, create, runtime }
@@ -24,10 +20,10 @@ export const compositeCodecs: readonly CodecFamily[] = [
   family('Map', mapCodec, 'a JS Map, entries in wire order'),
   family('Tuple', tupleCodec, 'an array [a, b], or a plain object when the elements are named'),
   family('Nested', nestedCodec, 'an array of plain objects'),
-  family('Variant', variantCodec, 'the value of the present alternative, or null'),
-  family('Dynamic', dynamicCodec, 'the value decoded by its actual type, or null'),
-  family('JSON', jsonCodec, 'a plain object; dotted paths nest'),
+  rareFamily('Variant', 'the value of the present alternative, or null'),
+  rareFamily('Dynamic', 'the value decoded by its actual type, or null'),
+  rareFamily('JSON', 'a plain object; dotted paths nest'),
   ...geoCodecs,
-  family('Geometry', geometryCodec, 'the present shape (a point or arrays of points), or null'),
-  family('QBit', qbitCodec, 'an array of numbers (the vector)'),
+  rareFamily('Geometry', 'the present shape (a point or arrays of points), or null'),
+  rareFamily('QBit', 'an array of numbers (the vector)'),
 ]

@@ -1,5 +1,3 @@
-import { aggregateFunctionCodec } from './aggregate-function-column.js'
-import { bfloat16Codec } from './bfloat16-column.js'
 import { boolCodec } from './bool-column.js'
 import type { CodecFactory, CodecFamily } from './column-codec.js'
 import { dateCodec } from './date-column.js'
@@ -19,10 +17,9 @@ import { intervalCodec, intervalUnits } from './interval-column.js'
 import { ipv4Codec } from './ipv4-column.js'
 import { ipv6Codec } from './ipv6-column.js'
 import { nothingCodec } from './nothing-column.js'
+import { rareFamily } from './rare-codec-loader.js'
 import { simpleAggregateFunctionCodec } from './simple-aggregate-function-column.js'
 import { stringCodec } from './string-column.js'
-import { timeCodec } from './time-column.js'
-import { time64Codec } from './time64-column.js'
 import { uint8Codec } from './uint8-column.gen.js'
 import { uint16Codec } from './uint16-column.gen.js'
 import { uint32Codec } from './uint32-column.gen.js'
@@ -51,7 +48,7 @@ export const scalarCodecs: readonly CodecFamily[] = [
   family('UInt32', uint32Codec, 'number'),
   family('Float32', float32Codec, 'number'),
   family('Float64', float64Codec, 'number'),
-  family('BFloat16', bfloat16Codec, 'number'),
+  rareFamily('BFloat16', 'number'),
   family('Int64', int64Codec, wide),
   family('UInt64', uint64Codec, wide),
   family('Int128', int128Codec, wide),
@@ -72,8 +69,8 @@ export const scalarCodecs: readonly CodecFamily[] = [
     dateTime64Codec,
     "'YYYY-MM-DD hh:mm:ss.fff' with exactly p digits, or a Date (ms) with dates: 'date'",
   ),
-  family('Time', timeCodec, "'[-]hh:mm:ss' as ClickHouse prints it"),
-  family('Time64', time64Codec, "'[-]hh:mm:ss.fff' as ClickHouse prints it"),
+  rareFamily('Time', "'[-]hh:mm:ss' as ClickHouse prints it"),
+  rareFamily('Time64', "'[-]hh:mm:ss.fff' as ClickHouse prints it"),
   ...['Decimal', 'Decimal32', 'Decimal64', 'Decimal128', 'Decimal256'].map((name) =>
     family(name, decimalCodec, decimals),
   ),
@@ -82,6 +79,6 @@ export const scalarCodecs: readonly CodecFamily[] = [
   family('IPv6', ipv6Codec, "compressed text, IPv4-mapped as '::ffff:1.2.3.4'"),
   ...['Enum8', 'Enum16', 'Enum'].map((name) => family(name, enumCodec, 'the element name')),
   family('Nothing', nothingCodec, 'null'),
-  family('AggregateFunction', aggregateFunctionCodec, 'Uint8Array holding one serialized state (opaque)'),
+  rareFamily('AggregateFunction', 'Uint8Array holding one serialized state (opaque)'),
   family('SimpleAggregateFunction', simpleAggregateFunctionCodec, 'as its value type'),
 ]

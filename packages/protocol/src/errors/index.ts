@@ -4,14 +4,6 @@ export { ClickwireError, type InsertOutcome, redactSecrets, registerSecret } fro
 export { ConnectionError } from './connection-error.js'
 export { errorCodeName } from './error-codes.js'
 export { type ExceptionText, parseExceptionText } from './exception-text.js'
-export {
-  defaultSquashing,
-  type InsertProgressAtBreak,
-  insertOutcomeAt,
-  keepsRowsWhenStopped,
-  squashSetting,
-  withInsertOutcome,
-} from './insert-outcome.js'
 export { acquireTimeoutError, defaultAcquireTimeoutMs } from './pool-errors.js'
 export { ProtocolError } from './protocol-error.js'
 export {

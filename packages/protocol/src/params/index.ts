@@ -1,11 +1,12 @@
+// `@clickwire/protocol/params`: query parameter binding and formatting (typed literals,
+// `param_<name>` fields, placeholders). Off the main entry so that callers can load it with
+// `import()` only when a call has parameters, keeping it out of a browser page's first load.
 export {
-  legacyParameterFeatures,
-  modernParameterFeatures,
-  type ParameterTypeFeatures,
-  parameterFeaturesOf,
-} from '../types/server-type-features.js'
-export { commonParameterType, inferDynamicType, inferParameterType } from '../types/value-type-inference.js'
-export { type BoundPlaceholder, bindPlaceholders, type QueryParameters } from './parameter-binding.js'
+  type BoundPlaceholder,
+  bindPlaceholders,
+  type QueryParameters,
+  requirePlaceholderValues,
+} from './parameter-binding.js'
 export {
   defaultMaxQuerySize,
   maxQuerySizeOf,

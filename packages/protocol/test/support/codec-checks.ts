@@ -1,5 +1,6 @@
 // Helpers for the codec unit tests: every codec is checked four ways (exact bytes, round
 // trip, zero rows, truncated input). Not part of the published build.
+import './codecs-loaded.js'
 import { expect } from 'vitest'
 import { codecFor } from '../../src/columns/codec-registry.js'
 import type { CodecContext, Column, ColumnInput } from '../../src/columns/column-codec.js'

@@ -1,5 +1,6 @@
 // Helpers for the composite-type integration tests: Native bodies over HTTP (18.16) and
 // through chdb. Not part of the published build.
+import './codecs-loaded.js'
 import { NativeBlockReader } from '../../src/blocks/native-block-reader.js'
 import { type ColumnToWrite, NativeBlockWriter } from '../../src/blocks/native-block-writer.js'
 import type { CodecContext } from '../../src/columns/column-codec.js'

@@ -1,5 +1,6 @@
 // Helpers for the scalar-type integration tests: Native format bodies (revision 0, no
 // BlockInfo) over HTTP, and ClickHouse's TSV escaping. Not part of the published build.
+import './codecs-loaded.js'
 import { NativeBlockReader } from '../../src/blocks/native-block-reader.js'
 import { type ColumnToWrite, NativeBlockWriter } from '../../src/blocks/native-block-writer.js'
 import type { CodecContext } from '../../src/columns/column-codec.js'
