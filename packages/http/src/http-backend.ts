@@ -17,11 +17,19 @@ export interface BackendRequest {
   readonly signal: AbortSignal
   /** Longest wait for the response headers or for the next body chunk, 0 for none. */
   readonly receiveTimeoutMs: number
+  /**
+   * A short request of the transport's own made while results may hold every pooled
+   * socket (a DESCRIBE for result metadata): it goes out on a socket aside from the pool
+   * where the backend has a pool of its own (undici).
+   */
+  readonly aside?: boolean | undefined
 }
 
 /** Response headers, looked up case-insensitively; repeated headers are joined with `, `. */
 export interface ResponseHeaders {
   get(name: string): string | undefined
+  /** Every header, names lower case (for `onResponseHeaders`); backends that cannot list them leave it out. */
+  toRecord?(): Record<string, string>
 }
 
 /**
@@ -107,7 +115,16 @@ export function headersFrom(
 ): ResponseHeaders {
   if (typeof (source as Headers).get === 'function' && typeof (source as Headers).forEach === 'function') {
     const headers = source as Headers
-    return { get: (name) => headers.get(name) ?? undefined }
+    return {
+      get: (name) => headers.get(name) ?? undefined,
+      toRecord: () => {
+        const record: Record<string, string> = {}
+        headers.forEach((value, name) => {
+          record[name.toLowerCase()] = value
+        })
+        return record
+      },
+    }
   }
   const lower = new Map<string, string>()
   for (const [name, value] of Object.entries(source as Record<string, string | string[] | undefined>)) {
@@ -117,5 +134,5 @@ export function headersFrom(
     const known = lower.get(key)
     lower.set(key, known === undefined ? text : `${known}, ${text}`)
   }
-  return { get: (name) => lower.get(name.toLowerCase()) }
+  return { get: (name) => lower.get(name.toLowerCase()), toRecord: () => Object.fromEntries(lower) }
 }

@@ -1,6 +1,7 @@
 import {
   type CompressionCodecs,
   type CompressionOption,
+  defaultAcquireTimeoutMs,
   type RequestCompression,
   type ResponseCompression,
   resolveCompression,
@@ -83,17 +84,28 @@ export interface HttpTransportOptions {
   readonly keepAliveIdleMs?: number | undefined
   /** Default 1000 ms. */
   readonly keepAliveMarginMs?: number | undefined
-  /** Most sockets open to the server at once (Node only; default 10). */
+  /**
+   * Most requests of calls at once (default 10): each result holds one until it is read to
+   * the end or cancelled; more wait up to {@link acquireTimeoutMs}. In Node also the pool's
+   * sockets (a DESCRIBE for the metadata of a result still streaming has two of its own).
+   */
   readonly maxConnections?: number | undefined
   /** @deprecated Renamed {@link maxConnections}, the client's and native's name; this alias goes in the next release. */
   readonly maxOpenConnections?: number | undefined
+  /**
+   * Longest wait for a free connection when the calls hold all `maxConnections` (default
+   * 30 s; 0 for none), then a TimeoutError (`timeout: 'acquire'`). Each result holds its
+   * connection until it is read to the end or cancelled (connection-slots.ts).
+   */
+  readonly acquireTimeoutMs?: number | undefined
   /** The fetch to use (default the global one); also selects the fetch backend in Node. */
   readonly fetch?: typeof fetch | undefined
   /**
-   * Browser mode for servers that answer CORS preflights with an error (18.16 answers 501):
-   * every request is a "simple" one (GET or POST with `Content-Type: text/plain`, no custom
-   * header), credentials and settings go in the URL. Add `add_http_cors_header: 1` to the
-   * settings so the server sends `Access-Control-Allow-Origin`.
+   * Browser mode for servers that do not answer CORS preflights (18.16 never answers them,
+   * 26.7 answers without CORS headers): every request is a "simple" one (GET or POST with `Content-Type: text/plain`, no custom
+   * header), credentials and settings go in the URL, with `add_http_cors_header=1` (unless
+   * the settings give it) so that the server sends `Access-Control-Allow-Origin`.
+   * `@clickwire/client` turns it on by itself on pages of another origin than the server.
    */
   readonly simpleRequests?: boolean | undefined
   /** How values become JS values (64-bit integers, dates, decimals). */
@@ -132,6 +144,7 @@ export interface ResolvedOptions {
   readonly idleTimeoutMs: number
   readonly keepAliveMarginMs: number
   readonly maxConnections: number
+  readonly acquireTimeoutMs: number
   readonly simpleRequests: boolean
   readonly mapping: Partial<ValueMapping> | undefined
   readonly parameters: 'auto' | 'server' | 'client'
@@ -218,6 +231,7 @@ export function resolveOptions(options: HttpTransportOptions): ResolvedOptions {
     idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs ?? options.keepAliveIdleMs, 2500),
     keepAliveMarginMs,
     maxConnections,
+    acquireTimeoutMs: nonNegative('acquireTimeoutMs', options.acquireTimeoutMs, defaultAcquireTimeoutMs),
     simpleRequests,
     mapping: options.mapping,
     parameters,

@@ -11,6 +11,7 @@ import {
   TimeoutError,
   UsageError,
 } from '@clickwire/protocol'
+import { ConnectionSlots } from './connection-slots.js'
 import { serverError } from './exception-trailer.js'
 import { type BackendBody, type BackendResponse, type HttpBackend, isBackendFailure } from './http-backend.js'
 import { type Exchange, maxErrorBody, readAll, readExchange } from './http-exchange.js'
@@ -39,6 +40,21 @@ export interface SendHow {
   readonly method?: 'GET' | 'POST' | undefined
   /** Whether a request that ends early may leave its query running, so it is killed by id (default true). */
   readonly kill?: boolean | undefined
+  /**
+   * A short request of the transport's own made while its call's result holds a slot (a
+   * DESCRIBE for result metadata, KILL QUERY), read to the end at once: it takes no
+   * connection slot (connection-slots.ts), so it never waits behind results. (The server
+   * and frames probes do take one: they run before their call holds one.)
+   */
+  readonly background?: boolean | undefined
+  /**
+   * Sent on a socket aside from the pool (see BackendRequest.aside): a DESCRIBE made while
+   * its result still streams, when every pooled socket may be held by results left unread.
+   * Not a KILL QUERY: the request it stops gives its own socket back.
+   */
+  readonly aside?: boolean | undefined
+  /** Told of each attempt sent again (the call's `onRetry`). */
+  readonly onRetry?: ((attempt: number, error: unknown) => void) | undefined
 }
 
 /** A request body, or a function that makes a fresh one for each attempt (a body streamed once). */
@@ -55,6 +71,8 @@ export class RequestSender {
   retries = 0
   /** How to stop each request in flight; close() stops them (and their queries on the server). */
   readonly #active = new Set<() => Promise<void>>()
+  /** The connections the calls' exchanges hold, and the calls waiting for one. */
+  readonly slots: ConnectionSlots
   /** Aborted when close() starts: calls waiting for shared work give up at once. */
   readonly #stopping = new AbortController()
   /** Aborted once closed: best-effort KILL QUERY requests still in flight give up then. */
@@ -64,7 +82,9 @@ export class RequestSender {
   constructor(
     private readonly options: ResolvedOptions,
     private readonly backend: HttpBackend,
-  ) {}
+  ) {
+    this.slots = new ConnectionSlots(options.maxConnections, options.acquireTimeoutMs)
+  }
 
   /** Fires when close() starts (see {@link CallDeadline.closing}). */
   get closing(): AbortSignal {
@@ -92,6 +112,8 @@ export class RequestSender {
     const { deadline } = how
     deadline.check()
     const { url, headers } = buildRequest(options, parts)
+    // Held from here until the exchange settles: its body read to the end, cancelled or failed.
+    const release = how.background ? undefined : await this.slots.acquire(deadline)
     const controller = new AbortController()
     const method = how.method ?? 'POST'
     const kill = how.kill ?? true
@@ -111,6 +133,7 @@ export class RequestSender {
     const settle = () => {
       this.#active.delete(stopOnClose)
       unwatch()
+      release?.()
     }
     this.#active.add(stopOnClose)
 
@@ -149,6 +172,7 @@ export class RequestSender {
             body: typeof body === 'function' ? body() : body,
             signal: controller.signal,
             receiveTimeoutMs: options.receiveTimeoutMs,
+            aside: how.aside,
           })
           break
         } catch (error) {
@@ -168,6 +192,7 @@ export class RequestSender {
           })
           if (!again) throw error
           this.retries++
+          how.onRetry?.(attempts, error)
         }
       }
     } catch (error) {
@@ -184,10 +209,17 @@ export class RequestSender {
         const text = decodeUtf8(await readAll(response.body, maxErrorBody)).trim()
         const code = response.headers.get(`${options.headerPrefix}Exception-Code`)
         if (/^Code: \d+/.test(text) || code) throw serverError(text, queryId, Number(code ?? 0))
-        throw new ConnectionError(`the server answered HTTP ${response.status}: ${text.slice(0, 500)}`, {
-          code: `HTTP_${response.status}`,
-          address: options.base.host,
-        })
+        // A native port answers an HTTP request with this 400 of its own.
+        const hint = /is for clickhouse-client program/.test(text)
+          ? ' (this URL names the native port: use a clickhouse:// URL for it, or the HTTP port with http://)'
+          : ''
+        throw new ConnectionError(
+          `the server answered HTTP ${response.status}: ${text.slice(0, 500)}${hint}`,
+          {
+            code: `HTTP_${response.status}`,
+            address: options.base.host,
+          },
+        )
       } catch (error) {
         if (ClickwireError.isInstance(error)) throw error
         throw mapError(error, `reading the error of HTTP ${response.status}`)
@@ -239,6 +271,7 @@ export class RequestSender {
           deadline: CallDeadline.background(this.#killing.signal, this.#killing.signal, 10_000),
           repeatable: () => ({ kind: 'statement', sql: 'KILL QUERY', retryable: false }),
           kill: false,
+          background: true,
         },
       )
       await readExchange(exchange, 64 * 1024, 'reading the answer to KILL QUERY')

@@ -19,7 +19,7 @@ type Controller = { pause(): void; resume(): void; abort(reason: unknown): void;
 
 /**
  * The Node backend: one undici Pool per transport (keep-alive, at most
- * `maxConnections` sockets), driven through `dispatch` with a handler of our own, so
+ * `maxConnections` sockets; two more, apart, for the requests `aside`), driven through `dispatch` with a handler of our own, so
  * response chunks go straight from the HTTP parser into the body queue with no stream
  * machinery per chunk. The queue pauses the socket while more than `highWaterMark` bytes
  * wait unread.
@@ -31,19 +31,29 @@ type Controller = { pause(): void; resume(): void; abort(reason: unknown): void;
 export function undiciBackend(options: ResolvedOptions, tls?: HttpTransportOptions['tls']): HttpBackend {
   const origin = options.base.origin
   let pool: Promise<Pool> | undefined
-  const ready = () => (pool ??= loadUndici().then(({ Pool }) => createPool(Pool, origin, options, tls)))
+  let aside: Promise<Pool> | undefined
+  const ready = () =>
+    (pool ??= loadUndici().then(({ Pool }) => createPool(Pool, origin, options, tls, options.maxConnections)))
+  // Requests made while results may hold every pooled socket (a DESCRIBE for result
+  // metadata) get sockets of their own, opened on first use: in the main pool they could
+  // wait for ever behind results left unread.
+  const readyAside = () =>
+    (aside ??= loadUndici().then(({ Pool }) => createPool(Pool, origin, options, tls, asideConnections)))
 
   return {
     name: 'undici',
     async send(request: BackendRequest): Promise<BackendResponse> {
-      const dispatcher = await ready()
+      const dispatcher = await (request.aside ? readyAside() : ready())
       return dispatch(dispatcher, origin, options, request)
     },
     async close() {
-      if (pool) await (await pool).close()
+      await Promise.all([pool, aside].map(async (opened) => (await opened)?.close()))
     },
   }
 }
+
+/** Sockets for the requests aside: each is read to its end at once, so few serve many. */
+const asideConnections = 2
 
 let undici: Promise<typeof import('undici')> | undefined
 
@@ -58,9 +68,10 @@ function createPool(
   origin: string,
   options: ResolvedOptions,
   tls: HttpTransportOptions['tls'],
+  connections: number,
 ): Pool {
   return new PoolClass(origin, {
-    connections: options.maxConnections,
+    connections,
     pipelining: 1,
     keepAliveTimeout: Math.max(1, options.idleTimeoutMs),
     keepAliveMaxTimeout: Math.max(1, options.idleTimeoutMs),
