@@ -20,6 +20,7 @@ import { type RunOptions, runBench } from './bench-run.js'
 import { ensureOntimeDataset } from './ontime-loader.js'
 import { type Cutoff, referenceCutoffs } from './ontime-schema.js'
 import { setupPeers } from './peer-setup.js'
+import { rawRoundTrip } from './raw-roundtrip.js'
 import { writeReportFiles } from './report-files.js'
 import { renderMarkdownRatios } from './report-markdown.js'
 import { renderRstReport } from './report-rst.js'
@@ -216,6 +217,34 @@ program
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     } finally {
       await client.close()
+    }
+  })
+
+program
+  .command('raw-roundtrip')
+  .description(
+    'the ontime data exported as CSV, the file inserted with insertRaw, read back as TSV and Parquet (servers that write it)',
+  )
+  .option('--server <generation>', 'the throwaway server: modern or 18.16', parseServer)
+  .action(async (options: { server?: ServerGeneration }) => {
+    const generation = chooseGeneration(options.server)
+    const server = await startClickHouse({ generation })
+    const { user, password } = server.users.default
+    const native = createClient({ url: server.nativeUrl, username: user, password })
+    const http = createClient({ url: server.httpUrl, username: user, password })
+    try {
+      const load = await ensureOntimeDataset(native)
+      process.stdout.write(`ClickHouse ${server.version}: perftest.ontime has ${load.rows} rows\n`)
+      // 18.16 has no Parquet format.
+      const steps = await rawRoundTrip(http, generation === 'modern')
+      for (const step of steps) {
+        process.stdout.write(
+          `${step.step.padEnd(40)} ${String(step.rows).padStart(8)} rows ${(step.bytes / 1e6).toFixed(1).padStart(8)} MB ${step.seconds.toFixed(2).padStart(7)} s\n`,
+        )
+      }
+    } finally {
+      await Promise.all([native.close(), http.close()])
+      await server.stop()
     }
   })
 
