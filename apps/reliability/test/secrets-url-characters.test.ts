@@ -7,32 +7,11 @@ import { type Client, createClient } from '@clickwire/client'
 import { freePorts } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import { everythingAbout } from '../src/guards/secret-scan.js'
+import { secretPasswords, secretPieces } from './support/password-corpus.js'
 import { transports } from './support/proxied-client.js'
 
-const printable = Array.from({ length: 0x7f - 0x21 }, (_, i) => String.fromCharCode(0x21 + i))
-const unicode = ['é', 'ß', '中', '🔑', 'e\u0301', '\u00a0', 'Ω', 'д']
-// One password per character, the character in the middle of a distinctive secret, then
-// longer mixes of every character in a fixed pseudo-random order.
-const passwords = [...printable, ...unicode].map((char) => `Sx9${char}Qz7${char}Wk`)
-let seed = 0x9e3779b9
-const next = () => {
-  seed ^= seed << 13
-  seed ^= seed >>> 17
-  seed ^= seed << 5
-  return (seed >>> 0) / 0x1_0000_0000
-}
-const alphabet = [...printable, ...unicode]
-for (let i = 0; i < 40; i++) {
-  passwords.push(
-    `Mq${Array.from({ length: 12 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('')}`,
-  )
-}
-
-/** Every 5-character piece of a secret. */
-function pieces(secret: string): string[] {
-  const chars = [...secret]
-  return chars.slice(0, chars.length - 4).map((_, i) => chars.slice(i, i + 5).join(''))
-}
+const passwords = secretPasswords
+const pieces = secretPieces
 
 describe.each(transports)('%s', (transport) => {
   it(`never shows a password of any characters, encoded or as typed (${passwords.length} passwords)`, async () => {

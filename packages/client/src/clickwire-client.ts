@@ -20,8 +20,12 @@ import {
   type Transport,
   UsageError,
 } from '@clickwire/protocol'
+import { CallObserver, type CallStart, type ObservedCall, watchStreamEnd } from './call-observer.js'
+import { ClientLog } from './client-logger.js'
 import { describeEndpoints, type ResolvedClientOptions } from './client-options.js'
 import type { InsertValues } from './insert-values.js'
+import { type QuerySummary, querySummary } from './query-summary.js'
+import { QueryTracer } from './query-tracing.js'
 import { ResultSet } from './result-set.js'
 import { SqlFragment } from './sql-template.js'
 
@@ -38,6 +42,8 @@ export interface QueryCallOptions extends QueryEvents {
   readonly timeoutMs?: number | undefined
   /** Tables sent along with the query. */
   readonly externalTables?: readonly ExternalTable[] | undefined
+  /** HTTP: extra headers for this request, over the client's `httpHeaders` (native: a UsageError). */
+  readonly httpHeaders?: Readonly<Record<string, string>> | undefined
 }
 
 /** Options of one insert. */
@@ -51,6 +57,8 @@ export interface InsertCallOptions {
   readonly timeoutMs?: number | undefined
   /** Rows per block sent (default the client's `insertBlockRows`). */
   readonly blockRows?: number | undefined
+  /** HTTP: extra headers for this request, over the client's `httpHeaders` (native: a UsageError). */
+  readonly httpHeaders?: Readonly<Record<string, string>> | undefined
 }
 
 /** Options of `queryRaw`. */
@@ -72,6 +80,8 @@ export interface RawInsertCallOptions {
   readonly queryId?: string | undefined
   readonly signal?: AbortSignal | undefined
   readonly timeoutMs?: number | undefined
+  /** Extra headers for this request, over the client's `httpHeaders`. */
+  readonly httpHeaders?: Readonly<Record<string, string>> | undefined
 }
 
 /** Bytes for `insertRaw`: text, a buffer, or chunks (a Node file stream, a web ReadableStream). */
@@ -84,6 +94,8 @@ export interface CommandCallOptions {
   readonly queryId?: string | undefined
   readonly signal?: AbortSignal | undefined
   readonly timeoutMs?: number | undefined
+  /** HTTP: extra headers for this request, over the client's `httpHeaders` (native: a UsageError). */
+  readonly httpHeaders?: Readonly<Record<string, string>> | undefined
 }
 
 /** Options of `ping`. */
@@ -96,6 +108,18 @@ export interface PingCallOptions {
 export interface CommandResult {
   readonly queryId: string
   readonly progress: Progress
+  /** What the statement did (written rows and bytes, ...), the same shape on both transports. */
+  readonly summary: QuerySummary
+  /** HTTP: the server's response headers, names lower case; empty over native. */
+  readonly responseHeaders: Readonly<Record<string, string>>
+}
+
+/** What `insert` and `insertRaw` resolve with: the transport's result, with its summary. */
+export interface ClientInsertResult extends InsertResult {
+  /** What the insert did (`writtenRows`, `writtenBytes`, ...), the same shape on both transports. */
+  readonly summary: QuerySummary
+  /** HTTP: the server's response headers, names lower case; empty over native. */
+  readonly responseHeaders: Readonly<Record<string, string>>
 }
 
 /** The one API over both transports. */
@@ -115,7 +139,7 @@ export interface Client {
     table: string,
     values: InsertValues<Row>,
     options?: InsertCallOptions,
-  ): Promise<InsertResult>
+  ): Promise<ClientInsertResult>
   /**
    * Runs a query and streams its result as bytes in a server format (`options.format` or
    * the statement's FORMAT clause): CSV, TSVWithNames, JSONEachRow, Parquet, Arrow, ...
@@ -127,7 +151,7 @@ export interface Client {
    * Inserts bytes in an input format (`options.format`): a CSV or Parquet file stream is
    * uploaded as the server reads it. HTTP only, as {@link queryRaw}.
    */
-  insertRaw(table: string, body: RawInsertBody, options: RawInsertCallOptions): Promise<InsertResult>
+  insertRaw(table: string, body: RawInsertBody, options: RawInsertCallOptions): Promise<ClientInsertResult>
   /** Runs a statement and drops its result (DDL, ALTER, SET ...). */
   command(query: string | SqlFragment, options?: CommandCallOptions): Promise<CommandResult>
   /** Checks the server answers. */
@@ -202,6 +226,7 @@ export class ClickwireClient implements Client {
   readonly transport: 'native' | 'http'
   readonly #transport: Transport
   readonly #options: ResolvedClientOptions
+  readonly #observer: CallObserver
   #features: Promise<ParameterTypeFeatures> | undefined
   #timezone: Promise<string> | undefined
   #closed = false
@@ -211,6 +236,37 @@ export class ClickwireClient implements Client {
     this.#options = options
     this.transport = options.kind
     this.#transport = transport
+    const log = new ClientLog(options.logger, options.logLevel, options.password)
+    const first = options.endpoints[0]!
+    const tracer =
+      options.tracing === undefined || options.tracing === false
+        ? undefined
+        : new QueryTracer(options.tracing, {
+            address: first.host,
+            port: first.port,
+            database: options.database,
+          })
+    this.#observer = new CallObserver(log, tracer, options.kind)
+    log.info('client created', { transport: options.kind, url: describeEndpoints(options) })
+  }
+
+  /**
+   * Starts observing a call (log, span) and gives the transport options it adds: the trace
+   * context, the headers (HTTP; a UsageError over native) and the response-headers hook.
+   */
+  async #begin(
+    start: CallStart,
+    headers: Readonly<Record<string, string>> | undefined,
+  ): Promise<{ call: ObservedCall; extra: ReturnType<typeof requestExtras> }> {
+    if (this.transport === 'native' && headers && Object.keys(headers).length > 0)
+      throw new UsageError('httpHeaders are HTTP headers: the native protocol (clickhouse://) has none')
+    const call = await this.#observer.begin(start)
+    return { call, extra: requestExtras(call, headers) }
+  }
+
+  /** The summary of a finished call from its progress and headers. */
+  #summary(progress: Progress, call: ObservedCall): QuerySummary {
+    return querySummary(progress, undefined, call.responseHeaders, this.#options.headerPrefix)
   }
 
   #assertOpen(): void {
@@ -269,15 +325,57 @@ export class ClickwireClient implements Client {
     // The id is chosen here, so that a wait before the request (the server's version for a
     // sql`` fragment) ends with the error of the same query id the transport would use.
     const queryId = options.queryId ?? newQueryId()
-    const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
-    const stream: BlockStream = await this.#transport.query(sql, { ...options, queryId, params })
+    const sqlText = typeof query === 'string' ? query : undefined
+    const { call, extra } = await this.#begin({ kind: 'query', queryId, sql: sqlText }, options.httpHeaders)
+    let sent: BlockStream
+    try {
+      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
+      sent = await this.#transport.query(sql, { ...options, queryId, params, ...extra })
+    } catch (error) {
+      call.finish(error, undefined)
+      throw error
+    }
+    const prefix = this.#options.headerPrefix
+    const stream = watchStreamEnd(sent, (error) =>
+      call.finish(
+        error,
+        querySummary(sent.progress, sent.profileInfo, call.responseHeaders, prefix, stream.deliveredRows),
+      ),
+    )
     try {
       // Both transports give a result its columns, also when it has no rows.
       const meta = await stream.columns()
       const timezone = await abortable(this.#serverTimezone(), options.signal)
-      return new ResultSet<Row>(stream, { meta, timezone })
+      return new ResultSet<Row>(stream, {
+        meta,
+        timezone,
+        responseHeaders: call.responseHeaders,
+        headerPrefix: prefix,
+      })
     } catch (error) {
+      call.finish(error, undefined)
       await stream.cancel()
+      throw error
+    }
+  }
+
+  /** Runs an insert-like call observed: logged, traced, its result with summary and headers. */
+  async #observedInsert(
+    start: CallStart,
+    headers: Readonly<Record<string, string>> | undefined,
+    run: (extra: ReturnType<typeof requestExtras>) => Promise<InsertResult>,
+  ): Promise<ClientInsertResult> {
+    const { call, extra } = await this.#begin(start, headers)
+    try {
+      const result = await run(extra)
+      const counted = this.#summary(result.progress, call)
+      // Servers before revision 54420 (18.16 over native) send no written counts in Progress:
+      // the rows the server accepted stand in for them (its bytes stay unknown, 0).
+      const summary = counted.writtenRows > 0 ? counted : { ...counted, writtenRows: result.rowsWritten }
+      call.finish(undefined, summary)
+      return { ...result, summary, responseHeaders: call.responseHeaders }
+    } catch (error) {
+      call.finish(error, undefined)
       throw error
     }
   }
@@ -286,18 +384,29 @@ export class ClickwireClient implements Client {
     table: string,
     values: InsertValues<Row>,
     options: InsertCallOptions = {},
-  ): Promise<InsertResult> {
+  ): Promise<ClientInsertResult> {
     this.#assertOpen()
     AbortError.throwIfAborted(options.signal)
     const blockRows = options.blockRows ?? this.#options.insertBlockRows ?? 65_536
     // Loaded on the first insert: a page that only reads does not carry the insert code.
     const { insertSource } = await import('./insert-values.js')
-    const source = await insertSource(values as InsertValues<unknown>, blockRows)
+    // Columns chosen by the caller pick keys; columns taken from the first row's keys make
+    // a later row's other key an error rather than a value silently dropped.
+    const source = await insertSource(
+      values as InsertValues<unknown>,
+      blockRows,
+      options.columns === undefined,
+    )
+    const queryId = options.queryId ?? newQueryId()
     try {
-      return await this.#transport.insert(table, (header) => source.batches(header), {
-        ...options,
-        columns: options.columns ?? source.names,
-      })
+      return await this.#observedInsert({ kind: 'insert', queryId, table }, options.httpHeaders, (extra) =>
+        this.#transport.insert(table, (header) => source.batches(header), {
+          ...options,
+          queryId,
+          columns: options.columns ?? source.names,
+          ...extra,
+        }),
+      )
     } finally {
       // Whatever happened, the caller's iterator must not stay suspended.
       await source.close()
@@ -308,15 +417,35 @@ export class ClickwireClient implements Client {
     this.#assertOpen()
     const transport = this.#rawTransport('queryRaw')
     const queryId = options.queryId ?? newQueryId()
-    const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
-    return transport.queryRaw(sql, { ...options, queryId, params })
+    const sqlText = typeof query === 'string' ? query : undefined
+    const { call, extra } = await this.#begin(
+      { kind: 'queryRaw', queryId, sql: sqlText },
+      options.httpHeaders,
+    )
+    try {
+      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
+      const raw = await transport.queryRaw(sql, { ...options, queryId, params, ...extra })
+      // The bytes are the caller's to read: the call is observed up to the response headers.
+      call.finish(undefined, this.#summary(raw.progress, call))
+      return raw
+    } catch (error) {
+      call.finish(error, undefined)
+      throw error
+    }
   }
 
-  async insertRaw(table: string, body: RawInsertBody, options: RawInsertCallOptions): Promise<InsertResult> {
+  async insertRaw(
+    table: string,
+    body: RawInsertBody,
+    options: RawInsertCallOptions,
+  ): Promise<ClientInsertResult> {
     this.#assertOpen()
     const transport = this.#rawTransport('insertRaw')
     AbortError.throwIfAborted(options?.signal)
-    return transport.insertRaw(table, rawChunks(body), options)
+    const queryId = options?.queryId ?? newQueryId()
+    return this.#observedInsert({ kind: 'insertRaw', queryId, table }, options?.httpHeaders, (extra) =>
+      transport.insertRaw(table, rawChunks(body), { ...options, queryId, ...extra }),
+    )
   }
 
   /** The transport's raw-format calls, or the UsageError that says why there are none. */
@@ -333,8 +462,23 @@ export class ClickwireClient implements Client {
   async command(query: string | SqlFragment, options: CommandCallOptions = {}): Promise<CommandResult> {
     this.#assertOpen()
     const queryId = options.queryId ?? newQueryId()
-    const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
-    return this.#transport.command(sql, { ...options, queryId, params })
+    const sqlText = typeof query === 'string' ? query : undefined
+    const { call, extra } = await this.#begin({ kind: 'command', queryId, sql: sqlText }, options.httpHeaders)
+    try {
+      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
+      const result = await this.#transport.command(sql, { ...options, queryId, params, ...extra })
+      const summary = this.#summary(result.progress, call)
+      call.finish(undefined, summary)
+      return {
+        queryId: result.queryId,
+        progress: result.progress,
+        summary,
+        responseHeaders: call.responseHeaders,
+      }
+    } catch (error) {
+      call.finish(error, undefined)
+      throw error
+    }
   }
 
   async ping(options: PingCallOptions = {}): Promise<void> {
@@ -352,6 +496,10 @@ export class ClickwireClient implements Client {
     if (this.#closed) return
     this.#closed = true
     await this.#transport.close()
+    this.#observer.log.info('client closed', {
+      transport: this.transport,
+      url: describeEndpoints(this.#options),
+    })
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -370,4 +518,12 @@ export class ClickwireClient implements Client {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString()
   }
+}
+
+/** What an observed call adds to the transport's options. */
+function requestExtras(
+  call: ObservedCall,
+  headers: Readonly<Record<string, string>> | undefined,
+): ObservedCall['requestOptions'] & { headers: Readonly<Record<string, string>> | undefined } {
+  return { ...call.requestOptions, headers }
 }

@@ -9,6 +9,7 @@ export {
   ConnectionError,
   type ExternalTable,
   type InsertResult,
+  type KnownSettings,
   type ProfileInfo,
   type Progress,
   ProtocolError,
@@ -23,8 +24,10 @@ export {
   UsageError,
   type ValueMapping,
 } from '@clickwire/protocol'
+export type { ArrowTypeMapOf } from './arrow-type-map.js'
 export type {
   Client,
+  ClientInsertResult,
   CommandCallOptions,
   CommandResult,
   InsertCallOptions,
@@ -34,9 +37,12 @@ export type {
   RawInsertCallOptions,
   RawQueryCallOptions,
 } from './clickwire-client.js'
+export { consoleLogger, type LogContext, type Logger, type LogLevel } from './client-logger.js'
 export { type ClientOptions, parseClientUrl, type TlsOptions } from './client-options.js'
 export type { ArrowLike, ColumnValues, InsertChunk, InsertValues } from './insert-values.js'
 export { jsonReplacer } from './json-replacer.js'
+export type { QuerySummary } from './query-summary.js'
+export type { SpanLike, TracerLike, TracingOption } from './query-tracing.js'
 export type { ColumnValuesOf, NumberArray, ResultColumns } from './result-columns.js'
 export { type BlockIterationOptions, ResultBlock, ResultSet } from './result-set.js'
 export {

@@ -95,8 +95,52 @@ describe('resolveClientOptions', () => {
     )
   })
 
+  it("takes simpleRequests, the http package's option, as an option and as a URL parameter", () => {
+    expect(resolveClientOptions({ url: 'http://h', simpleRequests: true }).simpleRequests).toBe(true)
+    expect(resolveClientOptions({ url: 'http://h', simpleRequests: false }).simpleRequests).toBe(false)
+    expect(resolveClientOptions('http://h').simpleRequests).toBeUndefined()
+    expect(resolveClientOptions('http://h?simpleRequests=1').simpleRequests).toBe(true)
+    expect(resolveClientOptions('http://h?simpleRequests=0').simpleRequests).toBe(false)
+    // Not a setting: nothing of it reaches the server.
+    expect(resolveClientOptions('http://h?simpleRequests=true').settings).toEqual({})
+  })
+
   it('describes endpoints without the password', () => {
     const options = resolveClientOptions('clickhouses://me:hunter22@[::1]:9440,b/db')
     expect(describeEndpoints(options)).toBe('clickhouses://me@[::1]:9440,b:9440/db')
+  })
+
+  it('prints a URL that parses back to the same endpoints, user, database and path prefix', () => {
+    const cases: [string, string][] = [
+      ['http://me:secret@h:8123?database=analytics', 'http://me@h:8123?database=analytics'],
+      ['https://h/proxy/ch/?database=a%20b', 'https://default@h:8443/proxy/ch/?database=a%20b'],
+      ['http://h:8123', 'http://default@h:8123'],
+      ['clickhouse://u:p@h:9000/db', 'clickhouse://u@h:9000/db'],
+      ['clickhouse://h/my%20db', 'clickhouse://default@h:9000/my%20db'],
+    ]
+    for (const [url, printed] of cases) {
+      const options = resolveClientOptions(url)
+      expect(describeEndpoints(options)).toBe(printed)
+      const again = resolveClientOptions(describeEndpoints(options))
+      for (const key of ['kind', 'secure', 'endpoints', 'username', 'database', 'httpPath'] as const)
+        expect(again[key], `${url}: ${key}`).toEqual(options[key])
+      expect(again.password).toBe('')
+    }
+  })
+
+  it('prints that URL in toString, toJSON and inspect', async () => {
+    const { createClient } = await import('./index.js')
+    const { inspect } = await import('node:util')
+    const client = createClient('http://me:secret@h:8123?database=analytics')
+    try {
+      expect(String(client)).toBe('ClickwireClient(http://me@h:8123?database=analytics)')
+      expect(inspect(client)).toBe('ClickwireClient(http://me@h:8123?database=analytics)')
+      expect(JSON.parse(JSON.stringify(client))).toEqual({
+        transport: 'http',
+        url: 'http://me@h:8123?database=analytics',
+      })
+    } finally {
+      await client.close()
+    }
   })
 })

@@ -7,6 +7,8 @@ import {
   UsageError,
   type ValueMapping,
 } from '@clickwire/protocol'
+import type { Logger, LogLevel } from './client-logger.js'
+import type { TracingOption } from './query-tracing.js'
 
 /** TLS settings for `clickhouses://` and `https://` (protocol's, shared by both transports). */
 export type { TlsOptions }
@@ -51,15 +53,35 @@ export interface ClientOptions extends Partial<ValueMapping> {
    * Longest wait for a free connection when all `maxConnections` are in use (default 30 s;
    * 0 for none), then a TimeoutError (`timeout: 'acquire'`). Each result holds its
    * connection until it is read to the end or cancelled, so results left unread would
-   * otherwise make the next query wait forever. Native for now; HTTP to follow.
+   * otherwise make the next query wait forever. Both transports: native waits for a pooled
+   * connection, HTTP for one of the `maxConnections` requests its calls may run at once.
    */
   readonly acquireTimeoutMs?: number | undefined
   /** With several hosts: try them `in-order` (failover), `round-robin`, or `random`. */
   readonly hostStrategy?: HostStrategy | undefined
   /** How long a failed host is set aside. */
   readonly hostCooldownMs?: number | undefined
-  /** Reported to the server as the client name (native). */
+  /**
+   * The application's name, as the server records it: native sends it as the client name
+   * (`client_name` in system.query_log and system.processes); HTTP in Node sends it first in
+   * the `User-Agent` (`http_user_agent`), browsers set their own. Default `clickwire`.
+   */
   readonly clientName?: string | undefined
+  /** @clickhouse/client's name for {@link clientName}; give one or the other. */
+  readonly application?: string | undefined
+  /**
+   * HTTP: extra headers for every request (a proxy's routing or auth header). Per call:
+   * `httpHeaders` in the call's options. A browser sends them only with a CORS preflight,
+   * and simple requests (see `simpleRequests`) leave them out. Over native a UsageError:
+   * the protocol has no headers.
+   */
+  readonly httpHeaders?: Readonly<Record<string, string>> | undefined
+  /** Where the client logs (see the README's Logging): query start/end, failover, errors. */
+  readonly logger?: Logger | undefined
+  /** The least a logged entry must be (default `info` with a logger; `off` drops everything). */
+  readonly logLevel?: LogLevel | undefined
+  /** OpenTelemetry spans for queries and inserts (see the README's Tracing). */
+  readonly tracing?: TracingOption | undefined
   /** Rows per block when inserting. */
   readonly insertBlockRows?: number | undefined
   /** Native: quota key. */
@@ -74,6 +96,14 @@ export interface ClientOptions extends Partial<ValueMapping> {
   readonly roles?: string | readonly string[] | undefined
   /** HTTP: a fetch implementation to use instead of undici / the global fetch. */
   readonly fetch?: typeof fetch | undefined
+  /**
+   * HTTP: CORS "simple" requests, which browsers send without a preflight (the http
+   * package's option; see simple-requests.ts): only safelisted headers, credentials as
+   * `user`/`password` URL parameters, `add_http_cors_header=1`. Default: on in the browser
+   * build when the page's origin differs from the server's, off elsewhere. `true` forces
+   * them, `false` sends normal requests (a proxy that answers preflights).
+   */
+  readonly simpleRequests?: boolean | undefined
 }
 
 export type TransportKind = 'native' | 'http'
@@ -115,6 +145,8 @@ const urlOptions: Record<string, (value: string) => unknown> = {
   hostStrategy: String,
   hostCooldownMs: Number,
   clientName: String,
+  application: String,
+  logLevel: String,
   insertBlockRows: Number,
   quotaKey: String,
   headerPrefix: String,
@@ -125,6 +157,7 @@ const urlOptions: Record<string, (value: string) => unknown> = {
   dates: String,
   decimal: String,
   secure: (value) => value === '1' || value === 'true',
+  simpleRequests: (value) => value === '1' || value === 'true',
 }
 
 interface ParsedUrl {
@@ -196,6 +229,11 @@ const optionNames = new Set([
   'hostStrategy',
   'hostCooldownMs',
   'clientName',
+  'application',
+  'httpHeaders',
+  'logger',
+  'logLevel',
+  'tracing',
   'insertBlockRows',
   'quotaKey',
   'headerPrefix',
@@ -203,6 +241,7 @@ const optionNames = new Set([
   'sessionId',
   'roles',
   'fetch',
+  'simpleRequests',
   'int64',
   'dates',
   'decimal',
@@ -231,9 +270,21 @@ export function resolveClientOptions(input: string | ClientOptions): ResolvedCli
     }
   }
   const { url: _url, ...rest } = options
+  const named = { ...first.options, ...rest } as { clientName?: unknown; application?: unknown }
+  if (
+    named.clientName !== undefined &&
+    named.application !== undefined &&
+    named.clientName !== named.application
+  )
+    throw new UsageError('clientName and application name the same thing: give one of them')
+  if (first.kind === 'native' && options.httpHeaders && Object.keys(options.httpHeaders).length > 0)
+    throw new UsageError(
+      'httpHeaders are HTTP headers: the native protocol (clickhouse://) has none; use an http:// or https:// URL, or drop them',
+    )
   return {
     ...first.options,
     ...rest,
+    clientName: named.clientName ?? named.application,
     kind: first.kind,
     secure: first.secure || first.options.secure === true,
     endpoints: parsed.flatMap((each) => each.endpoints),
@@ -258,5 +309,14 @@ export function describeEndpoints(options: ResolvedClientOptions): string {
   const hosts = options.endpoints
     .map(({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`)
     .join(',')
-  return `${scheme}://${encodeURIComponent(options.username)}@${hosts}${options.database ? `/${options.database}` : ''}`
+  // Printed the way parseClientUrl reads it back: native URLs carry the database as the
+  // path, HTTP ones as `?database=` after the path prefix.
+  const database = options.database ? encodeURIComponent(options.database) : undefined
+  const where =
+    options.kind === 'native'
+      ? database
+        ? `/${database}`
+        : ''
+      : `${options.httpPath && options.httpPath !== '/' ? options.httpPath : ''}${database ? `?database=${database}` : ''}`
+  return `${scheme}://${encodeURIComponent(options.username)}@${hosts}${where}`
 }

@@ -1,9 +1,15 @@
 // Type tests (checked by `tsc -p tsconfig.json`; vitest runs them as no-ops): query<Row>()
 // row types, the element types of columns(), and what the sql tag accepts.
-import type { Table } from 'apache-arrow'
+import type { DataType, RecordBatch, Table, TypeMap, Vector } from 'apache-arrow'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { Client } from './clickwire-client.js'
-import type { InsertResult, RowObject } from './client-exports.js'
+import type {
+  ArrowTypeMapOf,
+  ClientInsertResult,
+  KnownSettings,
+  RowObject,
+  Settings,
+} from './client-exports.js'
 import { createClient } from './create-client-node.js'
 import type { ColumnValuesOf, NumberArray, ResultColumns } from './result-columns.js'
 import type { ResultBlock, ResultSet } from './result-set.js'
@@ -27,7 +33,7 @@ describe('query<Row>()', () => {
     expectTypeOf(ch.query<Event>).returns.resolves.toEqualTypeOf<ResultSet<Event>>()
     expectTypeOf<ResultSet<Event>['rows']>().returns.resolves.toEqualTypeOf<Event[]>()
     expectTypeOf<ResultSet<Event>['arrays']>().returns.resolves.toEqualTypeOf<unknown[][]>()
-    expectTypeOf<ResultSet<Event>['arrow']>().returns.resolves.toEqualTypeOf<Table>()
+    expectTypeOf<ResultSet<Event>['arrow']>().returns.resolves.toEqualTypeOf<Table<ArrowTypeMapOf<Event>>>()
     expectTypeOf<ResultSet<Event>>().toMatchTypeOf<AsyncIterable<Event>>()
     expectTypeOf<ReturnType<ResultSet<Event>['blocks']>>().toEqualTypeOf<
       AsyncGenerator<ResultBlock<Event>, void, undefined>
@@ -71,7 +77,7 @@ describe('columns()', () => {
 
 describe('insert()', () => {
   it('takes rows typed by Row, columns, Arrow tables and async iterables', () => {
-    expectTypeOf(ch.insert<Event>).returns.resolves.toEqualTypeOf<InsertResult>()
+    expectTypeOf(ch.insert<Event>).returns.resolves.toEqualTypeOf<ClientInsertResult>()
     expectTypeOf(ch.insert<{ id: number }>)
       .parameter(1)
       .toMatchTypeOf<unknown>()
@@ -123,5 +129,48 @@ describe('sql', () => {
   it('is what query() and command() take besides strings', () => {
     expectTypeOf(ch.query).parameter(0).toEqualTypeOf<string | SqlFragment>()
     expectTypeOf(ch.command).parameter(0).toEqualTypeOf<string | SqlFragment>()
+  })
+})
+
+describe('arrow()', () => {
+  it('types the table by the row type, never as any', () => {
+    type Events = ArrowTypeMapOf<Event>
+    expectTypeOf<keyof Events>().toEqualTypeOf<keyof Event>()
+    expectTypeOf<Events['id']>().toEqualTypeOf<DataType>()
+    expectTypeOf<Table<Events>['getChild']>().parameter(0).toEqualTypeOf<keyof Event>()
+    expectTypeOf<ReturnType<Table<Events>['getChild']>>().toEqualTypeOf<Vector<DataType> | null>()
+    expectTypeOf<ResultBlock<Event>['arrow']>().returns.resolves.toEqualTypeOf<RecordBatch<Events>>()
+    // Untyped rows: any column name, Arrow's TypeMap (not Table<any>).
+    expectTypeOf<ResultSet['arrow']>().returns.resolves.toEqualTypeOf<Table<TypeMap>>()
+    // biome-ignore lint/suspicious/noExplicitAny: the type arrow() had before, which it must not be
+    expectTypeOf<ResultSet['arrow']>().returns.resolves.not.toEqualTypeOf<Table<any>>()
+  })
+})
+
+describe('settings', () => {
+  it('knows the common names with their values, and takes any other name', () => {
+    expectTypeOf<'max_execution_time' | 'max_threads' | 'async_insert' | 'readonly'>().toMatchTypeOf<
+      keyof KnownSettings
+    >()
+    expectTypeOf<Settings['readonly']>().toEqualTypeOf<0 | 1 | 2 | '0' | '1' | '2' | boolean | undefined>()
+    expectTypeOf<Settings['timeout_overflow_mode']>().toEqualTypeOf<'throw' | 'break' | undefined>()
+    const settings: Settings = {
+      max_execution_time: 10,
+      max_threads: '4',
+      async_insert: true,
+      wait_for_async_insert: 1,
+      output_format_json_quote_64bit_integers: 0,
+      // Any other setting, as the server names it.
+      some_new_setting: 'x',
+    }
+    expectTypeOf(settings).toMatchTypeOf<Settings>()
+    // @ts-expect-error readonly is 0, 1 or 2
+    const wrong: Settings = { readonly: 3 }
+    // @ts-expect-error a setting's value is a string, number, boolean or bigint
+    const notAValue: Settings = { anything: {} }
+    void [wrong, notAValue]
+    expectTypeOf({ max_block_size: 10, join_use_nulls: 1 } as const).toMatchTypeOf<
+      NonNullable<Parameters<Client['query']>[1]>['settings']
+    >()
   })
 })

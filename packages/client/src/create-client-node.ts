@@ -2,6 +2,7 @@ import { ClickwireClient, type Client } from './clickwire-client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import { httpTransportFor } from './http-transport-factory.js'
 import { nativeTransportFor } from './native-transport-factory-node.js'
+import { withUserAgent } from './user-agent-node.js'
 
 /**
  * Creates a client. The URL scheme picks the transport: `clickhouse://` / `clickhouses://`
@@ -19,6 +20,7 @@ import { nativeTransportFor } from './native-transport-factory-node.js'
  */
 export function createClient(urlOrOptions: string | ClientOptions): Client {
   const options = resolveClientOptions(urlOrOptions)
-  const transport = options.kind === 'native' ? nativeTransportFor(options) : httpTransportFor(options)
+  const transport =
+    options.kind === 'native' ? nativeTransportFor(options) : httpTransportFor(withUserAgent(options))
   return new ClickwireClient(options, transport)
 }

@@ -2,11 +2,14 @@ import { UsageError } from '@clickwire/protocol'
 import { ClickwireClient, type Client } from './clickwire-client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import { httpTransportFor } from './http-transport-factory.js'
+import { pageOrigin } from './simple-requests.js'
 
 /**
  * Creates a client where only HTTP exists (browsers, edge runtimes, workers): the entry
  * bundlers pick for `@clickwire/client` outside Node. It takes `http://` and `https://`
- * URLs; `clickhouse://` needs TCP sockets and fails with a UsageError here.
+ * URLs; `clickhouse://` needs TCP sockets and fails with a UsageError here. On a page (or
+ * worker) whose origin differs from the server's, requests are CORS simple ones, which
+ * need no preflight: credentials travel as URL parameters (see `simpleRequests`).
  *
  * @example
  * ```ts
@@ -24,5 +27,6 @@ export function createClient(urlOrOptions: string | ClientOptions): Client {
       'clickhouse:// and clickhouses:// need TCP sockets, which this runtime does not have: use an http:// or https:// URL (the native protocol is in the Node build of @clickwire/client)',
     )
   }
-  return new ClickwireClient(options, httpTransportFor(options))
+  // On a page of another origin than the server, requests are CORS simple ones by default.
+  return new ClickwireClient(options, httpTransportFor(options, pageOrigin()))
 }

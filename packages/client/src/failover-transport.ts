@@ -36,6 +36,8 @@ export class FailoverTransport implements Transport {
     strategy: HostStrategy,
     cooldownMs: number,
     sources?: HostSelectorSources,
+    /** Told of each endpoint set aside (its index among `transports`), for the client's log. */
+    private readonly onHostFailed?: (index: number, error: unknown) => void,
   ) {
     this.#hosts = new HostSelector(transports, strategy, cooldownMs, sources)
   }
@@ -50,6 +52,7 @@ export class FailoverTransport implements Transport {
       } catch (error) {
         if (!(ConnectionError.isInstance(error) && unreachable(error))) throw error
         this.#hosts.failed(transport)
+        this.onHostFailed?.(this.transports.indexOf(transport), error)
         lastError = error
       }
     }

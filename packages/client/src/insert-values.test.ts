@@ -94,10 +94,10 @@ describe('insert blocks', () => {
   })
 
   it('tells a row of arrays from columns by the table types', async () => {
-    const tags = header({ tags: 'Array(String)', n: 'UInt8' })
+    const tags = header({ tags: 'Array(String)', n: 'Nullable(UInt8)' })
     async function* items() {
       yield { tags: ['a', 'b'] } // one row: Array(String) takes an array
-      yield { tags: [['c'], ['d']], n: [1, 2] } // columns: UInt8 does not take an array
+      yield { tags: [['c'], ['d']], n: [1, 2] } // columns: Nullable(UInt8) does not take an array
     }
     const { out } = await batches(items(), tags, 100)
     expect(out.map((batch) => batch.rows)).toEqual([3])

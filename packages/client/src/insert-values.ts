@@ -5,6 +5,8 @@ import {
   describeCodec,
   type InsertBatch,
   type InsertShape,
+  type TypeNode,
+  typeArguments,
   UsageError,
 } from '@clickwire/protocol'
 import type { Data } from 'apache-arrow'
@@ -73,21 +75,64 @@ interface Chunk {
   slice(header: readonly ColumnMeta[], start: number, end: number): ColumnInput[]
 }
 
-function rowObjectsChunk(rows: readonly Record<string, unknown>[]): Chunk {
+/**
+ * Whether a column takes NULL for a key a row leaves out (as for `undefined`): Nullable,
+ * LowCardinality(Nullable), Variant and Dynamic. Any other column needs the key.
+ */
+function takesNullForMissingKey(type: TypeNode): boolean {
+  const inner = type.name === 'LowCardinality' ? (typeArguments(type)[0] ?? type) : type
+  return inner.name === 'Nullable' || inner.name === 'Variant' || inner.name === 'Dynamic'
+}
+
+/**
+ * The error for a row that lacks the key of a column the insert sends. ClickHouse fills a
+ * column's DEFAULT only when the insert leaves the column out for the whole block (the
+ * column list is per insert, not per row), so a missing key cannot mean "use the default".
+ */
+function missingKeyError(row: number, column: ColumnMeta): UsageError {
+  // The same words whether or not the server told the header its defaults (18.16's native
+  // header does not), so both transports say the same.
+  return new UsageError(
+    `row ${row} has no key ${JSON.stringify(column.name)} (column ${column.name} ${column.type}): give every row the same keys; a column's DEFAULT is used only when the insert leaves the column out for every row (leave the key out of all rows, or out of options.columns)`,
+  )
+}
+
+/**
+ * Row objects. With `refuseUnknownKeys` (the columns came from the first row's keys), a
+ * later row with a key that is not among them is a UsageError rather than a value
+ * silently dropped; with explicit `options.columns`, keys outside them are ignored.
+ */
+function rowObjectsChunk(rows: readonly Record<string, unknown>[], refuseUnknownKeys: boolean): Chunk {
   return {
     names: rows.length > 0 ? Object.keys(rows[0]!) : undefined,
     rows: rows.length,
     slice(header, start, end) {
-      return header.map(({ name }) => {
+      const known = refuseUnknownKeys ? new Set(header.map((column) => column.name)) : undefined
+      for (let row = start; row < end; row++) {
+        const value = rows[row]!
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+          throw new UsageError(
+            `row ${row}: expected an object like the first row, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+          )
+        }
+        if (known) {
+          for (const key in value) {
+            if (!known.has(key) && value[key] !== undefined)
+              throw new UsageError(
+                `row ${row} has a key ${JSON.stringify(key)} that is not a column of this insert (${[...known].join(', ')}): give every row the same keys, or pass options.columns to choose the columns`,
+              )
+          }
+        }
+      }
+      return header.map((column) => {
+        const { name } = column
+        const nullable = takesNullForMissingKey(column.typeNode)
         const values = new Array<unknown>(end - start)
         for (let row = start; row < end; row++) {
           const value = rows[row]!
-          if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-            throw new UsageError(
-              `row ${row}: expected an object like the first row, got ${Array.isArray(value) ? 'an array' : typeof value}`,
-            )
-          }
-          values[row - start] = value[name]
+          const cell = value[name]
+          if (cell === undefined && !nullable && !(name in value)) throw missingKeyError(row, column)
+          values[row - start] = cell
         }
         return values
       })
@@ -158,13 +203,13 @@ function arrowChunk(table: ArrowLike): Chunk {
   }
 }
 
-function chunkOf(value: unknown): Chunk | undefined {
+function chunkOf(value: unknown, refuseUnknownKeys: boolean): Chunk | undefined {
   if (isArrowLike(value)) return arrowChunk(value)
   if (Array.isArray(value)) {
     if (value.length === 0) return { names: undefined, rows: 0, slice: () => [] }
     return Array.isArray(value[0])
       ? rowArraysChunk(value as unknown[][])
-      : rowObjectsChunk(value as Record<string, unknown>[])
+      : rowObjectsChunk(value as Record<string, unknown>[], refuseUnknownKeys)
   }
   if (isColumnValues(value)) return columnsChunk(value)
   return undefined
@@ -204,26 +249,28 @@ async function* iterableChunks(
   items: AsyncIterable<unknown>,
   header: readonly ColumnMeta[],
   blockRows: number,
+  refuseUnknownKeys: boolean,
 ): AsyncGenerator<Chunk> {
   const shapes = new Map(header.map((column) => [column.name, describeCodec(column.typeNode).insertShape]))
   let pending: Record<string, unknown>[] = []
   for await (const item of items) {
-    const chunk = isColumnValues(item) && isOneRow(item, shapes) ? undefined : chunkOf(item)
+    const chunk =
+      isColumnValues(item) && isOneRow(item, shapes) ? undefined : chunkOf(item, refuseUnknownKeys)
     if (chunk) {
       if (pending.length) {
-        yield rowObjectsChunk(pending)
+        yield rowObjectsChunk(pending, refuseUnknownKeys)
         pending = []
       }
       if (chunk.rows > 0) yield chunk
     } else if (typeof item === 'object' && item !== null) {
       pending.push(item as Record<string, unknown>)
       if (pending.length >= blockRows) {
-        yield rowObjectsChunk(pending)
+        yield rowObjectsChunk(pending, refuseUnknownKeys)
         pending = []
       }
     } else throw new UsageError(`cannot insert ${item === null ? 'null' : typeof item} as a row`)
   }
-  if (pending.length) yield rowObjectsChunk(pending)
+  if (pending.length) yield rowObjectsChunk(pending, refuseUnknownKeys)
 }
 
 /** The column names an item of an iterable carries (an object's keys, a chunk's names). */
@@ -293,10 +340,15 @@ export async function* coalesce(
  * Reads the first item of what the user passed (to learn the column names) and returns a
  * source that replays it followed by the rest, in blocks of `blockRows` rows.
  */
-export async function insertSource(values: InsertValues<unknown>, blockRows: number): Promise<InsertSource> {
+export async function insertSource(
+  values: InsertValues<unknown>,
+  blockRows: number,
+  /** Whether a row's key outside the insert's columns is an error (columns not chosen by the caller). */
+  refuseUnknownKeys = true,
+): Promise<InsertSource> {
   if (!(Number.isInteger(blockRows) && blockRows > 0))
     throw new UsageError(`insertBlockRows must be a positive integer, got ${blockRows}`)
-  const direct = chunkOf(values)
+  const direct = chunkOf(values, refuseUnknownKeys)
   if (direct) {
     return {
       names: direct.names,
@@ -338,7 +390,8 @@ export async function insertSource(values: InsertValues<unknown>, blockRows: num
   }
   return {
     names: first.done ? undefined : namesOf(first.value),
-    batches: (header) => coalesce(iterableChunks(items(), header, blockRows), header, blockRows),
+    batches: (header) =>
+      coalesce(iterableChunks(items(), header, blockRows, refuseUnknownKeys), header, blockRows),
     close: async () => {
       if (!finished) {
         finished = true

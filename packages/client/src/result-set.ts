@@ -14,6 +14,8 @@ import {
 import type { RecordBatch, Table } from 'apache-arrow'
 import { loadArrow } from './arrow-loader.js'
 import type { ArrowConverter } from './arrow-table.js'
+import type { ArrowTypeMapOf } from './arrow-type-map.js'
+import { type QuerySummary, querySummary } from './query-summary.js'
 import type { ResultColumns } from './result-columns.js'
 
 /**
@@ -106,8 +108,8 @@ export class ResultBlock<Row = RowObject> {
    * The block as an Arrow record batch (numeric columns share the block's buffers). A
    * promise because apache-arrow is loaded on the first call (see {@link ResultSet.arrow}).
    */
-  async arrow(): Promise<RecordBatch> {
-    return (await this.converter()).recordBatch(this.native)
+  async arrow(): Promise<RecordBatch<ArrowTypeMapOf<Row>>> {
+    return (await this.converter()).recordBatch(this.native) as unknown as RecordBatch<ArrowTypeMapOf<Row>>
   }
 }
 
@@ -127,6 +129,10 @@ export interface ResultSetSetup {
   readonly meta: readonly ColumnMeta[]
   /** The server's time zone (for the Arrow type of DateTime columns that name none). */
   readonly timezone: string
+  /** HTTP: the response headers, names lower case (none over native). */
+  readonly responseHeaders?: Readonly<Record<string, string>> | undefined
+  /** HTTP: the configured header prefix (`X-ClickHouse-`), to find the summary header. */
+  readonly headerPrefix?: string | undefined
 }
 
 /**
@@ -146,6 +152,7 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
   // True private fields: inspect and JSON.stringify never reach the transport behind them.
   readonly #stream: BlockStream
   readonly #timezone: string
+  readonly #headerPrefix: string | undefined
   #consumed = false
   #converter: Promise<ArrowConverter> | undefined
 
@@ -153,6 +160,29 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
     this.#stream = stream
     this.meta = setup.meta
     this.#timezone = setup.timezone
+    this.responseHeaders = setup.responseHeaders ?? {}
+    this.#headerPrefix = setup.headerPrefix
+  }
+
+  /**
+   * The server's response headers, names lower case: HTTP only (`X-ClickHouse-Summary`,
+   * `X-ClickHouse-Query-Id`, ...); an empty object over native, whose answers have none.
+   */
+  readonly responseHeaders: Readonly<Record<string, string>>
+
+  /**
+   * What the query did, the same shape on both transports (see {@link QuerySummary}):
+   * final once the result was consumed.
+   */
+  get summary(): QuerySummary {
+    const delivered = (this.#stream as { deliveredRows?: number | undefined }).deliveredRows
+    return querySummary(
+      this.#stream.progress,
+      this.#stream.profileInfo,
+      this.responseHeaders,
+      this.#headerPrefix,
+      delivered,
+    )
   }
 
   /** The query id (given or generated). */
@@ -297,11 +327,12 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
    * the first call (not when the package is imported); if it cannot be, this is a
    * UsageError and the result is still unread.
    */
-  async arrow(): Promise<Table> {
+  async arrow(): Promise<Table<ArrowTypeMapOf<Row>>> {
     const converter = await this.#arrowConverter()
     const batches: RecordBatch[] = []
     for await (const block of this.#take()) if (block.rows > 0) batches.push(converter.recordBatch(block))
-    return converter.table(batches)
+    // The converter builds the schema from the result's columns, which Row describes.
+    return converter.table(batches) as unknown as Table<ArrowTypeMapOf<Row>>
   }
 
   /** Stops the query and releases its connection. Safe to call at any time, and twice. */

@@ -76,3 +76,22 @@ describe('sql', () => {
     expect(sql`SELECT 1 AS ${sql.id('😀')}`.compile().query).toBe('SELECT 1 AS `😀`')
   })
 })
+
+describe('an array inside IN (...)', () => {
+  it('is refused with the forms that work', () => {
+    expect(() => sql`SELECT 1 WHERE x IN (${[1, 2]})`.compile()).toThrow(UsageError)
+    expect(() => sql`SELECT 1 WHERE x global not in ( ${new Uint8Array(2)} )`.compile()).toThrow(
+      `write has(\${array}, column)`,
+    )
+    expect(sql`SELECT 1 WHERE x IN (${sql.join([1, 2])})`.compile().query).toBe(
+      'SELECT 1 WHERE x IN ({p0:Int64}, {p1:Int64})',
+    )
+    expect(sql`SELECT 1 WHERE has(${[1, 2]}, x)`.compile().query).toBe(
+      'SELECT 1 WHERE has({p0:Array(Int64)}, x)',
+    )
+    // An array as one element of a longer list is a value of its own, not the list.
+    expect(sql`SELECT 1 WHERE a IN (${[1]}, ${[2]})`.compile().query).toBe(
+      'SELECT 1 WHERE a IN ({p0:Array(Int64)}, {p1:Array(Int64)})',
+    )
+  })
+})

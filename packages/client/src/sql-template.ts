@@ -72,6 +72,27 @@ export interface CompiledSql {
   readonly params: Record<string, unknown>
 }
 
+function isListValue(value: SqlInterpolation): boolean {
+  return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView))
+}
+
+const openInList = /\bIN\s*\(\s*$/i
+const closeList = /^\s*\)/
+
+/**
+ * `x IN (${array})`: the array is one parameter of type Array(T), so the list holds a
+ * single array and the server fails with a type mismatch that names neither the value nor
+ * a fix. Neither `IN (...)` nor `IN {p:Array(T)}` takes an array parameter on 18.16, so the
+ * fix named is one that works on every server.
+ */
+function refuseArrayInList(before: string, after: string): void {
+  if (openInList.test(before) && closeList.test(after)) {
+    throw new UsageError(
+      `sql\`... IN (\${array})\`: an array is one parameter of type Array(T), not a list of values, so the server would compare with a single array value; write has(\${array}, column) to test membership, or IN (\${sql.join(array)}) to send each value as its own parameter`,
+    )
+  }
+}
+
 /**
  * A query built by the `sql` tag. Interpolated values never become SQL text: each is a
  * `{pN:Type}` placeholder with its type inferred from the JS value (number -> Int64 or
@@ -102,7 +123,10 @@ export class SqlFragment {
     const visit = (fragment: SqlFragment): string => {
       let text = fragment.strings[0] ?? ''
       for (let index = 0; index < fragment.values.length; index++) {
-        text += render(fragment.values[index]) + (fragment.strings[index + 1] ?? '')
+        const value = fragment.values[index]
+        if (isListValue(value))
+          refuseArrayInList(fragment.strings[index] ?? '', fragment.strings[index + 1] ?? '')
+        text += render(value) + (fragment.strings[index + 1] ?? '')
       }
       return text
     }

@@ -93,3 +93,56 @@ describe.each(transports)('insert value checks over %s', (transport) => {
     }
   })
 })
+
+describe.each(transports)('rows with different keys over %s', (transport) => {
+  it('names the key a row lacks and the key that is no column, and sends nothing', async () => {
+    await using ch = clientFor(transport)
+    const table = uniqueTable('row_keys')
+    await ch.command(
+      `CREATE TABLE ${table} (a UInt8, b String DEFAULT 'dflt', n Nullable(UInt8)) ENGINE = Memory`,
+    )
+    try {
+      const missing = await thrown(() => ch.insert(table, [{ a: 1, b: 'x' }, { a: 2 }]))
+      expect(UsageError.isInstance(missing), String(missing)).toBe(true)
+      expect((missing as Error).message).toBe(
+        `row 1 has no key "b" (column b String): give every row the same keys; a column's DEFAULT is used only when the insert leaves the column out for every row (leave the key out of all rows, or out of options.columns)`,
+      )
+      const unknown = await thrown(() => ch.insert(table, [{ a: 1 }, { a: 2, c: 3 }]))
+      expect(UsageError.isInstance(unknown), String(unknown)).toBe(true)
+      expect((unknown as Error).message).toBe(
+        'row 1 has a key "c" that is not a column of this insert (a): give every row the same keys, or pass options.columns to choose the columns',
+      )
+      // A key of the first row that is no column: the server's own error names it.
+      const first = await thrown(() => ch.insert(table, [{ a: 1, c: 3 }]))
+      expect((first as { code?: number }).code).toBe(16)
+      expect((first as Error).message).toContain('No such column c in table')
+      expect(await serverRun(`SELECT count() FROM ${table} FORMAT TSV`)).toBe('0\n')
+    } finally {
+      await ch.command(`DROP TABLE IF EXISTS ${table}`)
+    }
+  })
+
+  it('fills the DEFAULT of a column no row has, NULL for a Nullable key a row leaves out, and lets options.columns pick keys', async () => {
+    await using ch = clientFor(transport)
+    const table = uniqueTable('row_defaults')
+    await ch.command(
+      `CREATE TABLE ${table} (a UInt8, b String DEFAULT 'dflt', n Nullable(UInt8)) ENGINE = Memory`,
+    )
+    try {
+      await ch.insert(table, [{ a: 1, n: 3 }, { a: 2 }])
+      await ch.insert(
+        table,
+        [
+          { a: 3, b: 'x', extra: 1 },
+          { a: 4, other: 2 },
+        ],
+        { columns: ['a'] },
+      )
+      expect(await serverRun(`SELECT a, b, n FROM ${table} ORDER BY a FORMAT TSV`)).toBe(
+        '1\tdflt\t3\n2\tdflt\t\\N\n3\tdflt\t\\N\n4\tdflt\t\\N\n',
+      )
+    } finally {
+      await ch.command(`DROP TABLE IF EXISTS ${table}`)
+    }
+  })
+})

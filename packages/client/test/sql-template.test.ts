@@ -107,3 +107,51 @@ describe.each(transports)('%s', (transport) => {
     await expect(ch.query(sql`SELECT ${1}`, { params: { p0: 2 } })).rejects.toThrow('given twice')
   })
 })
+
+describe.each(transports)('placeholders and lists over %s', (transport) => {
+  it('names a {name:Type} placeholder left without a value, also when no params are given', async () => {
+    await using ch = clientFor(transport)
+    // Sent as it is, the server would answer with a SYNTAX_ERROR that names nothing.
+    for (const params of [undefined, {}, { b: 1 }]) {
+      const error = await ch.query('SELECT {a:UInt8} AS a', { params }).catch((caught: unknown) => caught)
+      expect(UsageError.isInstance(error), String(error)).toBe(true)
+      expect((error as Error).message).toBe('no value for placeholder {a:UInt8} at offset 7')
+    }
+    await expect(ch.command('SELECT {a:UInt8}')).rejects.toThrow(
+      'no value for placeholder {a:UInt8} at offset 7',
+    )
+    // A brace inside a string literal is no placeholder.
+    expect(await (await ch.query("SELECT '{a:UInt8}' AS s")).rows()).toEqual([{ s: '{a:UInt8}' }])
+  })
+
+  it('ignores a param no placeholder uses, as ClickHouse does', async () => {
+    await using ch = clientFor(transport)
+    const rs = await ch.query('SELECT {a:UInt8} AS a', { params: { a: 1, unused: 'x' } })
+    expect(await rs.rows()).toEqual([{ a: 1 }])
+  })
+
+  it('refuses an array inside IN (...), pointing to has() and sql.join, which both work', async () => {
+    await using ch = clientFor(transport)
+    const ids = [1, 3]
+    const error = await ch
+      .query(sql`SELECT number FROM numbers(5) WHERE number NOT IN (${ids})`)
+      .catch((caught: unknown) => caught)
+    expect(UsageError.isInstance(error), String(error)).toBe(true)
+    expect((error as Error).message).toContain(`has(\${array}, column)`)
+    expect((error as Error).message).toContain(`IN (\${sql.join(array)})`)
+    const viaHas = await ch.query(
+      sql`SELECT number FROM numbers(5) WHERE has(${ids}, number) ORDER BY number`,
+    )
+    expect(await viaHas.rows()).toEqual([{ number: 1n }, { number: 3n }])
+    const viaJoin = await ch.query(
+      sql`SELECT number FROM numbers(5) WHERE number IN (${sql.join(ids)}) ORDER BY number`,
+    )
+    expect(await viaJoin.rows()).toEqual([{ number: 1n }, { number: 3n }])
+    // An empty list has no element type to infer (Array(Nothing), which 18.16's has() refuses)
+    // and sql.join would leave `IN ()`: give the type with sql.typed.
+    const none = await ch.query(
+      sql`SELECT number FROM numbers(5) WHERE has(${sql.typed([], 'Array(UInt64)')}, number)`,
+    )
+    expect(await none.rows()).toEqual([])
+  })
+})

@@ -3,16 +3,13 @@ import {
   type CodecContext,
   type CompressionCodecs,
   type RawQueryOptions as ContractRawQueryOptions,
-  checkQueryFormat,
   decodeUtf8,
-  findFormatClause,
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
   newQueryId,
   type Progress,
   type QueryOptions,
-  queryFormatError,
   quoteSqlIdentifier,
   quoteTableName,
   type RawBody,
@@ -27,6 +24,8 @@ import {
   UsageError,
   type ValueMapping,
 } from '@clickwire/protocol'
+import { callHeaders, reportResponseHeaders } from './call-headers.js'
+import { checkQueryFormat, queryFormatError, statementFormat } from './format-clause-loader.js'
 import { FramesProbe, frameCodecLoader, unframe } from './frames-probe.js'
 import type { BackendBody, HttpBackend } from './http-backend.js'
 import { drainExchange, readExchange } from './http-exchange.js'
@@ -34,7 +33,6 @@ import { NativeResult } from './http-native-result.js'
 import { type HttpTransportOptions, type ResolvedOptions, resolveOptions } from './http-options.js'
 import { type BoundStatement, bindParameters } from './http-parameters.js'
 import { describedColumns, describeTableSql, insertHeader } from './insert-header.js'
-import { InsertUpload } from './insert-upload.js'
 import { finalProgress, progressFromHeaders } from './progress-headers.js'
 import { RawResult } from './raw-result.js'
 import { RequestSender } from './request-lifetime.js'
@@ -136,7 +134,7 @@ export class HttpTransport implements Transport {
    */
   async query(sql: string, options: HttpQueryOptions = {}): Promise<NativeResult> {
     this.#sender.checkOpen()
-    checkQueryFormat(sql)
+    await checkQueryFormat(sql)
     const queryId = options.queryId ?? newQueryId()
     return this.#query(sql, queryId, options, this.#deadline('query', queryId, options))
   }
@@ -149,31 +147,14 @@ export class HttpTransport implements Transport {
     this.#sender.checkOpen()
     const queryId = options.queryId ?? newQueryId()
     const deadline = this.#deadline('query', queryId, options)
-    const server = await this.#server.get(deadline)
-    const statement = bindParameters(this.#options, sql, options.params, server, options.settings)
-    const framing = await this.#frames.framing(deadline)
     const format = options.format ?? 'TabSeparated'
-    const exchange = await this.#sender.send(
-      {
-        queryId,
-        settings: options.settings,
-        defaultFormat: format,
-        extraFields: statement.fields,
-        framedResponse: framing !== undefined,
-        httpCompression: this.#httpCompression(),
-      },
-      statement.text,
-      { deadline, repeatable: () => ({ kind: 'statement', sql, retryable: options.retryable }) },
-    )
+    const { exchange, framing, progress } = await this.#sendQuery(sql, queryId, options, deadline, format)
     const { response } = exchange
     const prefix = this.#options.headerPrefix
-    const found = progressFromHeaders(response.headers, prefix)
-    const progress = finalProgress(found)
-    if (found.progress || found.summary) options.onProgress?.(progress, progress)
     return new RawResult({
       queryId: response.headers.get(`${prefix}Query-Id`) ?? queryId,
       // Servers before 19.x name no format: the statement's own clause wins over the default.
-      format: response.headers.get(`${prefix}Format`) ?? findFormatClause(sql)?.format ?? format,
+      format: response.headers.get(`${prefix}Format`) ?? (await statementFormat(sql)) ?? format,
       body: framing ? unframe(response.body, framing) : response.body,
       exceptionTag: response.headers.get(`${prefix}Exception-Tag`),
       progress,
@@ -206,6 +187,8 @@ export class HttpTransport implements Transport {
     const statement = `INSERT INTO ${quoteTableName(table)} (${columns.map(quoteSqlIdentifier).join(', ')}) FORMAT Native`
     if (found.missing) return this.#refuseColumns(table, statement, found.missing, queryId, options, deadline)
     const context: CodecContext = { revision: 0, timezone: server.timezone, mapping: this.#mapping }
+    // The insert code (block writing, frame compression) loads on the first insert.
+    const { InsertUpload } = await import('./insert-upload.js')
     const upload = new InsertUpload(found.header, producer, context, {
       frames: frameMethod ? { method: frameMethod, codecs: await deadline.wait(this.#codecs()) } : undefined,
       gzip,
@@ -221,13 +204,19 @@ export class HttpTransport implements Transport {
           gzipBody: gzip,
           binaryBody: true,
           extraFields: [],
+          headers: callHeaders(options),
         },
         () => upload.body(),
-        { deadline, repeatable: () => ({ kind: 'insert', rowsStarted: upload.rowsStarted }) },
+        {
+          deadline,
+          repeatable: () => ({ kind: 'insert', rowsStarted: upload.rowsStarted }),
+          onRetry: options.onRetry,
+        },
       )
       .catch((error: unknown) => {
         throw upload.failure(error, settings, queryId, server.version)
       })
+    reportResponseHeaders(options, exchange.response.headers)
     const progress = await drainExchange(exchange, this.#options.headerPrefix).catch((error: unknown) => {
       throw upload.failure(error, settings, queryId, server.version)
     })
@@ -260,13 +249,15 @@ export class HttpTransport implements Transport {
         settings: options.settings,
         binaryBody: true,
         extraFields: [],
+        headers: callHeaders(options),
       },
       () => {
         started = true
         return rawBackendBody(body)
       },
-      { deadline, repeatable: () => ({ kind: 'insert', rowsStarted: started }) },
+      { deadline, repeatable: () => ({ kind: 'insert', rowsStarted: started }), onRetry: options.onRetry },
     )
+    reportResponseHeaders(options, exchange.response.headers)
     const progress = await drainExchange(exchange, this.#options.headerPrefix)
     return { queryId, rowsWritten: progress.writtenRows, progress }
   }
@@ -282,12 +273,17 @@ export class HttpTransport implements Transport {
     const queryId = options.queryId ?? newQueryId()
     const deadline = this.#deadline('query', queryId, options)
     const server = await this.#server.get(deadline)
-    const statement = bindParameters(this.#options, sql, options.params, server, options.settings)
+    const statement = await bindParameters(this.#options, sql, options.params, server, options.settings)
     const exchange = await this.#sender.send(
-      { queryId, settings: options.settings, extraFields: statement.fields },
+      { queryId, settings: options.settings, extraFields: statement.fields, headers: callHeaders(options) },
       statement.text,
-      { deadline, repeatable: () => ({ kind: 'statement', sql, retryable: options.retryable }) },
+      {
+        deadline,
+        repeatable: () => ({ kind: 'statement', sql, retryable: options.retryable }),
+        onRetry: options.onRetry,
+      },
     )
+    reportResponseHeaders(options, exchange.response.headers)
     return { queryId, progress: await drainExchange(exchange, this.#options.headerPrefix) }
   }
 
@@ -372,20 +368,12 @@ export class HttpTransport implements Transport {
     options: HttpQueryOptions,
     deadline: CallDeadline,
   ): Promise<NativeResult> {
-    const server = await this.#server.get(deadline)
-    const statement = bindParameters(this.#options, sql, options.params, server, options.settings)
-    const framing = await this.#frames.framing(deadline)
-    const exchange = await this.#sender.send(
-      {
-        queryId,
-        settings: options.settings,
-        defaultFormat: 'Native',
-        extraFields: statement.fields,
-        framedResponse: framing !== undefined,
-        httpCompression: this.#httpCompression(),
-      },
-      statement.text,
-      { deadline, repeatable: () => ({ kind: 'statement', sql, retryable: options.retryable }) },
+    const { exchange, server, statement, framing, progress } = await this.#sendQuery(
+      sql,
+      queryId,
+      options,
+      deadline,
+      'Native',
     )
     const { response } = exchange
     const prefix = this.#options.headerPrefix
@@ -394,11 +382,8 @@ export class HttpTransport implements Transport {
       // A FORMAT clause the SQL check did not see; servers from 19.x name the format they use.
       response.body.cancel()
       exchange.settle()
-      throw queryFormatError(format)
+      throw await queryFormatError(format)
     }
-    const found = progressFromHeaders(response.headers, prefix)
-    const progress = finalProgress(found)
-    if (found.progress || found.summary) options.onProgress?.(progress, progress)
     const timezone = response.headers.get(`${prefix}Timezone`) ?? server.timezone
     return new NativeResult({
       queryId: response.headers.get(`${prefix}Query-Id`) ?? queryId,
@@ -411,6 +396,45 @@ export class HttpTransport implements Transport {
       settle: exchange.settle,
       describe: () => this.#metadata.columns(statement, options.settings, deadline),
     })
+  }
+
+  /**
+   * Sends a query whose answer is a result in `defaultFormat` (Native for {@link query}, the
+   * raw format for {@link queryRaw}): binds its parameters, asks for compressed frames when
+   * the server sends them, and reports the response headers and first progress.
+   */
+  async #sendQuery(
+    sql: string,
+    queryId: string,
+    options: HttpQueryOptions,
+    deadline: CallDeadline,
+    defaultFormat: string,
+  ) {
+    const server = await this.#server.get(deadline)
+    const statement = await bindParameters(this.#options, sql, options.params, server, options.settings)
+    const framing = await this.#frames.framing(deadline)
+    const exchange = await this.#sender.send(
+      {
+        queryId,
+        settings: options.settings,
+        defaultFormat,
+        extraFields: statement.fields,
+        framedResponse: framing !== undefined,
+        httpCompression: this.#httpCompression(),
+        headers: callHeaders(options),
+      },
+      statement.text,
+      {
+        deadline,
+        repeatable: () => ({ kind: 'statement', sql, retryable: options.retryable }),
+        onRetry: options.onRetry,
+      },
+    )
+    reportResponseHeaders(options, exchange.response.headers)
+    const found = progressFromHeaders(exchange.response.headers, this.#options.headerPrefix)
+    const progress = finalProgress(found)
+    if (found.progress || found.summary) options.onProgress?.(progress, progress)
+    return { exchange, server, statement, framing, progress }
   }
 
   /** The TabSeparated answer of a DESCRIBE for result-metadata.ts, stopped by `signal`. */
@@ -427,6 +451,8 @@ export class HttpTransport implements Transport {
         deadline: CallDeadline.background(this.#sender.closing, signal),
         repeatable: () => ({ kind: 'statement', sql }),
         kill: false,
+        background: true,
+        aside: true,
       },
     )
     return decodeUtf8(await readExchange(exchange, 16 << 20, 'reading the answer to DESCRIBE'))

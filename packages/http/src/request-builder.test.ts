@@ -78,6 +78,26 @@ describe('buildRequest', () => {
     )
   })
 
+  it('simple requests ask for the CORS header unless the settings say otherwise', () => {
+    const request = (settings?: Record<string, number>) =>
+      fields(
+        buildRequest(resolveOptions({ url: 'http://h:1', simpleRequests: true, settings }), { queryId: 'q' })
+          .url,
+      )
+    expect(request()).toEqual([
+      ['query_id', 'q'],
+      ['add_http_cors_header', '1'],
+      ['user', 'default'],
+    ])
+    expect(request({ add_http_cors_header: 0 })).toEqual([
+      ['query_id', 'q'],
+      ['add_http_cors_header', '0'],
+      ['user', 'default'],
+    ])
+    const normal = buildRequest(resolveOptions({ url: 'http://h:1' }), { queryId: 'q' })
+    expect(fields(normal.url)).toEqual([['query_id', 'q']])
+  })
+
   it('adds session, compression and query fields; a bare request has none', () => {
     const options = resolveOptions({
       url: 'http://h:1/base?extra=1',

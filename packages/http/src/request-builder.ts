@@ -28,6 +28,8 @@ export interface RequestParts {
   readonly path?: string | undefined
   /** No query string at all (18.16 serves `/ping` only for the bare path). */
   readonly bare?: boolean | undefined
+  /** This call's extra headers, over the transport's `headers` (not in simple-request mode). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 /** Base64 of UTF-8 text, without Buffer (runs in browsers). */
@@ -73,6 +75,9 @@ export function buildRequest(
   // Protocol's setting encoder, the native transport's too: same values, same refusals.
   for (const [name, text] of settingEntries({ ...options.settings, ...parts.settings }))
     search.set(name, text)
+  // A simple request exists for pages of another origin, which see an answer only when it
+  // carries Access-Control-Allow-Origin: the server sends it for this setting.
+  if (options.simpleRequests && !search.has('add_http_cors_header')) search.set('add_http_cors_header', '1')
   if (parts.framedBody) search.set('decompress', '1')
   if (parts.framedResponse) search.set('compress', '1')
   if (parts.httpCompression) search.set('enable_http_compression', '1')
@@ -98,7 +103,7 @@ export function buildRequest(
   if (options.simpleRequests) {
     headers['content-type'] = 'text/plain;charset=UTF-8'
   } else {
-    Object.assign(headers, options.headers)
+    Object.assign(headers, options.headers, parts.headers)
     headers['content-type'] = parts.binaryBody ? 'application/octet-stream' : 'text/plain; charset=UTF-8'
     if (parts.httpCompression) headers['accept-encoding'] = parts.httpCompression
     if (parts.gzipBody) headers['content-encoding'] = 'gzip'

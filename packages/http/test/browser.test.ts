@@ -1,15 +1,14 @@
 import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
-import { extname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { chromiumArgs, chromiumPath, type StaticSite, serveStaticSite } from '@clickwire/testing'
 import { chromium } from 'playwright-core'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 const server = inject('clickhouse')
-const chromiumPath = '/usr/bin/chromium'
 const page = fileURLToPath(new URL('./support/browser-page.ts', import.meta.url))
 
 /** Bundles the page (and with it the browser build of the transport) for browsers. */
@@ -34,12 +33,10 @@ async function bundle(outDir: string): Promise<string> {
   return code
 }
 
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' }
-
 describe.skipIf(!existsSync(chromiumPath))('the browser build in headless Chromium', () => {
   let dir: string
   let code: string
-  let site: Server
+  let site: StaticSite
   let siteUrl: string
 
   beforeAll(async () => {
@@ -48,30 +45,16 @@ describe.skipIf(!existsSync(chromiumPath))('the browser build in headless Chromi
     await writeFile(
       join(dir, 'site', 'index.html'),
       `<!doctype html><html><head><meta charset="utf-8"><title>clickwire</title></head><body>
-<p id="status">loading</p><p id="version"></p><p id="error"></p>
+<p id="status">loading</p><p id="version"></p><p id="state"></p><p id="error"></p>
 <table id="rows"><thead><tr><th>n</th><th>doubled</th><th>text</th></tr></thead><tbody></tbody></table>
 <script type="module" src="./page.js"></script></body></html>`,
     )
-    site = createServer(async (request, response) => {
-      const path = new URL(request.url ?? '/', 'http://x').pathname
-      const file = join(dir, 'site', path === '/' ? 'index.html' : path.slice(1))
-      try {
-        const body = await readFile(file)
-        response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' })
-        response.end(body)
-      } catch {
-        response.writeHead(404)
-        response.end()
-      }
-    })
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
-    const address = site.address()
-    if (!address || typeof address === 'string') throw new Error('no port')
-    siteUrl = `http://127.0.0.1:${address.port}/`
+    site = await serveStaticSite(join(dir, 'site'))
+    siteUrl = site.url
   }, 120_000)
 
   afterAll(async () => {
-    await new Promise<void>((resolve) => site?.close(() => resolve()))
+    await site?.close()
     if (dir) await rm(dir, { recursive: true, force: true })
   })
 
@@ -88,16 +71,7 @@ describe.skipIf(!existsSync(chromiumPath))('the browser build in headless Chromi
     const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: chromiumPath,
       headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-quic',
-        '--disable-sync',
-      ],
+      args: [...chromiumArgs],
     })
     try {
       const tab = await context.newPage()
@@ -126,6 +100,8 @@ describe.skipIf(!existsSync(chromiumPath))('the browser build in headless Chromi
       ])
       // serverInfo() gives major.minor.patch, as the native Hello does (version() has a fourth part on 26.x).
       expect(await tab.textContent('#version')).toBe(/^\d+\.\d+\.\d+/.exec(server.version)![0])
+      // The state's bytes as decoded in the page, then the server's hex of the UInt64 sum they hold.
+      expect(await tab.textContent('#state')).toBe('0807060504030201 0807060504030201')
       expect(await tab.textContent('#error')).toBe('ClickHouseError 60')
     } finally {
       await context.close()

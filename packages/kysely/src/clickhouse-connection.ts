@@ -48,6 +48,17 @@ function mutatedTable(node: RootOperationNode): MutatedTable | undefined {
   return { database: schema?.name, name: identifier.name }
 }
 
+/**
+ * The rows an INSERT statement wrote: the server's count (from the command's summary), or,
+ * where the server reports none (18.16), the number of rows of a VALUES list, which
+ * ClickHouse writes all or none of. An INSERT ... SELECT on such a server: unknown.
+ */
+function insertedRows(node: RootOperationNode, reported: number, profile: ServerProfile): bigint | undefined {
+  if (reported > 0 || profile.reportsWrittenRows) return BigInt(reported)
+  const values = (node as { values?: { kind: string; values?: readonly unknown[] } }).values
+  return values?.kind === 'ValuesNode' && values.values ? BigInt(values.values.length) : undefined
+}
+
 function parameterObject(parameters: readonly unknown[]): Record<string, unknown> | undefined {
   if (parameters.length === 0) return undefined
   const params: Record<string, unknown> = {}
@@ -135,13 +146,15 @@ export class ClickHouseConnection implements DatabaseConnection {
         const rows = await result.rows()
         return { rows, queryId, totals: result.totals, extremes: result.extremes }
       }
-      const { progress } = await this.#client.command(sql, { params, signal, queryId })
+      const { summary } = await this.#client.command(sql, { params, signal, queryId })
       const table = mutatedTable(node)
       const wait = table && this.#mutationWait()
       if (table && wait) await waitForMutations(this.#client, table, wait, signal)
-      // Mutations report no row count; an INSERT ... SELECT does where the server sends it.
+      // Mutations report no row count; an INSERT does, from the server's own count.
       const written =
-        node.kind === 'InsertQueryNode' && progress.writtenRows > 0 ? BigInt(progress.writtenRows) : undefined
+        node.kind === 'InsertQueryNode'
+          ? insertedRows(node, summary.writtenRows, this.#state.profile)
+          : undefined
       return { rows: [], numAffectedRows: written, queryId }
     } finally {
       this.#running.delete(queryId)

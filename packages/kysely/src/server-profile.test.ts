@@ -10,11 +10,14 @@ describe('serverProfile', () => {
       namedSubqueries: false,
       lightweightDelete: false,
       lightweightUpdate: false,
+      reportsWrittenRows: false,
     })
   })
 
   it('turns each feature on at the release that brought it', () => {
     expect(serverProfile('20.1.2').parameterTypes).toEqual({ bool: false, dateTime64: true, map: false })
+    expect(serverProfile('19.17.1').reportsWrittenRows).toBe(false)
+    expect(serverProfile('20.1.2').reportsWrittenRows).toBe(true)
     expect(serverProfile('20.9.7').namedSubqueries).toBe(false)
     expect(serverProfile('20.10.1').namedSubqueries).toBe(true)
     expect(serverProfile('21.1.1').parameterTypes.map).toBe(true)

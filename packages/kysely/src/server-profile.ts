@@ -21,6 +21,11 @@ export interface ServerProfile {
    * `enable_block_number_column = 1, enable_block_offset_column = 1`.
    */
   readonly lightweightUpdate: boolean
+  /**
+   * The server counts the rows an INSERT statement wrote (native Progress `written_rows`,
+   * HTTP `X-ClickHouse-Summary`); 18.16 reports neither, so a 0 from it means "not known".
+   */
+  readonly reportsWrittenRows: boolean
 }
 
 const profiles = new Map<string, ServerProfile>()
@@ -43,6 +48,7 @@ export function serverProfile(version: string): ServerProfile {
       namedSubqueries: versionAtLeast(version, 20, 10),
       lightweightDelete: versionAtLeast(version, 23, 3),
       lightweightUpdate: versionAtLeast(version, 25, 8),
+      reportsWrittenRows: versionAtLeast(version, 20, 1),
     })
     profiles.set(version, profile)
   }

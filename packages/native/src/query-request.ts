@@ -4,10 +4,10 @@ import {
   clientRevision,
   Revision,
   type SettingValue,
-  serverParameters,
-  substituteParameters,
+  type TraceContext,
 } from '@clickwire/protocol'
 import { initialClientInfo, queryCodec } from '@clickwire/protocol/internal'
+import { requirePlaceholderValues, serverParameters, substituteParameters } from '@clickwire/protocol/params'
 
 /** The SQL and protocol parameters a Query packet carries. */
 export interface PreparedQuery {
@@ -33,7 +33,10 @@ export function prepareQuery(
   /** The server's max_query_size, which a client-side substitution must stay within. */
   maxQuerySize?: number,
 ): PreparedQuery {
-  if (!params || Object.keys(params).length === 0) return { sql, parameters: [] }
+  if (!params || Object.keys(params).length === 0) {
+    requirePlaceholderValues(sql)
+    return { sql, parameters: [] }
+  }
   if (revision >= Revision.withParameters) {
     return {
       sql,
@@ -54,6 +57,8 @@ export interface QueryRequest extends PreparedQuery {
   readonly compression: boolean
   readonly clientName: string
   readonly quotaKey: string
+  /** The trace the server's spans continue (written from revision 54442, dropped below). */
+  readonly traceContext?: TraceContext | undefined
 }
 
 /** Writes the Query packet for a connection of `revision` (fields gated on that revision). */
@@ -71,6 +76,7 @@ export function writeQueryRequest(writer: ByteWriter, request: QueryRequest, rev
         osUser: osUser(),
         hostname: hostname(),
         quotaKey: request.quotaKey,
+        traceContext: request.traceContext,
       }),
       settings: request.settings,
       compression: request.compression,

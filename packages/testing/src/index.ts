@@ -1,3 +1,4 @@
+export { chromiumArgs, chromiumPath, type StaticSite, serveStaticSite } from './browser-site.js'
 export { concatBytes } from './byte-concat.js'
 export {
   chdbBytes,
@@ -31,6 +32,14 @@ export {
   modernLateErrorAbort,
 } from './modern-engine.js'
 export { type ParameterCase, parameterCases } from './parameter-cases.js'
+export {
+  checkScanBlock,
+  readScan,
+  type ScanBlock,
+  type ScanStream,
+  scanRows,
+  scanSelect,
+} from './scan-checks.js'
 export { type ClickHouseCommand, findClientCommand, findServerCommand, installHint } from './server-binary.js'
 export { defaultUsers, type ServerUsers } from './server-config.js'
 export { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'

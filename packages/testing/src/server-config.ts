@@ -126,6 +126,10 @@ export function serverConfigXml(layout: ServerLayout): string {
     '  <mark_cache_size>67108864</mark_cache_size>',
     '  <mlock_executable>false</mlock_executable>',
     `  <timezone>${xmlText(layout.timezone ?? 'UTC')}</timezone>`,
+    // What the client's observability tests read back (client_name, http_user_agent, the
+    // spans of a propagated trace context). 18.16 has no span log and ignores that element.
+    '  <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>500</flush_interval_milliseconds></query_log>',
+    '  <opentelemetry_span_log><database>system</database><table>opentelemetry_span_log</table><flush_interval_milliseconds>500</flush_interval_milliseconds></opentelemetry_span_log>',
   )
   const clusters = Object.entries(layout.clusters ?? {})
   if (clusters.length > 0) {

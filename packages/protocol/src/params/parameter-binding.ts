@@ -50,3 +50,16 @@ export function bindPlaceholders(
   }
   return bound
 }
+
+/**
+ * Refuses a query whose `{name:Type}` placeholders have no values when no params are given
+ * at all. Sent as it is, the server would answer with a SYNTAX_ERROR (or an "unknown query
+ * parameter" error, depending on its version) that does not say which value is missing;
+ * this names it, before anything is sent, the same on both transports.
+ *
+ * @throws {UsageError} naming the first placeholder, with its type.
+ */
+export function requirePlaceholderValues(sql: string): void {
+  // Most statements without params have no brace at all: nothing to scan.
+  if (sql.includes('{')) bindPlaceholders(sql, {})
+}

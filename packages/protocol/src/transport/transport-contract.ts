@@ -1,7 +1,9 @@
 import type { NativeBlock } from '../blocks/native-block.js'
 import type { ColumnInput } from '../columns/column-codec.js'
 import type { ColumnParts } from '../columns/column-parts.js'
+import type { TraceContext } from '../packets/client-info.js'
 import type { TypeNode } from '../types/type-node.js'
+import type { KnownSettings } from './known-settings.js'
 
 /**
  * What every transport (native TCP, HTTP) offers, so `@clickwire/client` can put one API
@@ -11,7 +13,11 @@ import type { TypeNode } from '../types/type-node.js'
 /** A ClickHouse setting value; names pass through unchanged (`max_threads`, `send_logs_level`). */
 export type SettingValue = string | number | boolean | bigint
 
-export type Settings = Readonly<Record<string, SettingValue | undefined>>
+/**
+ * ClickHouse settings by name: the common ones typed and documented (editors offer them,
+ * see {@link KnownSettings}), any other name as a {@link SettingValue}.
+ */
+export type Settings = KnownSettings & Readonly<Record<string, SettingValue | undefined>>
 
 /** Counters a query reports while it runs (native Progress packets, HTTP progress headers). */
 export interface Progress {
@@ -93,6 +99,21 @@ export interface RequestOptions {
   readonly signal?: AbortSignal | undefined
   /** Ends the query with a TimeoutError after this long (default: the client's). */
   readonly timeoutMs?: number | undefined
+  /**
+   * The W3C trace context the server's spans continue: native puts it in the Query packet's
+   * ClientInfo (revision >= 54442; older servers get none), HTTP sends `traceparent` /
+   * `tracestate` headers.
+   */
+  readonly traceContext?: TraceContext | undefined
+  /** HTTP: extra request headers for this call (over the transport's own). Native has none. */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /** HTTP: called with the response headers (names lower case) once they arrived. Native never calls it. */
+  onResponseHeaders?(headers: Readonly<Record<string, string>>): void
+  /**
+   * Called when the request is sent again (the retry policy: a pooled connection the server
+   * had closed, nothing of the answer received), with the attempt that failed and why.
+   */
+  onRetry?(attempt: number, error: unknown): void
 }
 
 export interface QueryOptions extends RequestOptions, QueryEvents {
