@@ -1,8 +1,7 @@
 // Blocks whose memory is reused once the consumer asks for the next one (recycleBlocks):
 // every value still right inside the loop, memory really reused, and nothing reused that
 // outlives the promise (blocks of other queries, totals).
-import type { NativeBlock } from '@clickwire/protocol'
-import { checkScanBlock, readScan, scanRows, scanSelect } from '@clickwire/testing'
+import { checkKeptWhileRecycling, readScan, scanRows, scanSelect } from '@clickwire/testing'
 import { describe, expect, inject, it } from 'vitest'
 import { nativeOn } from './support/native-helpers.js'
 
@@ -39,22 +38,8 @@ it('views far fewer buffers when memory is reused than when it is not', async ()
 it('never reuses memory of an earlier result the caller still holds', async () => {
   const native = nativeOn(server, { compression: 'none', maxConnections: 1 })
   try {
-    const kept: NativeBlock[] = []
-    for await (const block of await native.query(scanSelect)) kept.push(block)
-    // The same connection (the pool holds one) now streams with reused memory.
-    const stream = await native.query(scanSelect)
-    stream.recycleBlocks?.()
-    let next = 0n
-    for await (const block of stream) {
-      checkScanBlock(block, next)
-      next += BigInt(block.rows)
-    }
-    let first = 0n
-    for (const block of kept) {
-      checkScanBlock(block, first)
-      first += BigInt(block.rows)
-    }
-    expect(first).toBe(BigInt(scanRows))
+    // The same connection (the pool holds one) streams the second result with reused memory.
+    expect(await checkKeptWhileRecycling(() => native.query(scanSelect))).toBe(BigInt(scanRows))
   } finally {
     await native.close()
   }

@@ -33,6 +33,7 @@ export {
 } from './modern-engine.js'
 export { type ParameterCase, parameterCases } from './parameter-cases.js'
 export {
+  checkKeptWhileRecycling,
   checkScanBlock,
   readScan,
   type ScanBlock,

@@ -60,3 +60,22 @@ export async function readScan(
   }
   return { rows: next, buffers: buffers.size }
 }
+
+/**
+ * Reads one whole result of {@link scanSelect} and keeps its blocks, then reads a second
+ * one with memory reuse (on the same connection when the pool holds one), then checks the
+ * kept blocks again: memory reuse must never touch a result the caller still holds.
+ * Returns the rows of the kept result, checked.
+ */
+export async function checkKeptWhileRecycling(query: () => Promise<ScanStream>): Promise<bigint> {
+  const kept: ScanBlock[] = []
+  for await (const block of await query()) kept.push(block)
+  const { rows } = await readScan(await query(), true, false)
+  if (rows !== BigInt(scanRows)) throw new Error(`the recycled scan read ${rows} rows`)
+  let first = 0n
+  for (const block of kept) {
+    checkScanBlock(block, first)
+    first += BigInt(block.rows)
+  }
+  return first
+}

@@ -11,6 +11,7 @@
  */
 import { createRequire } from 'node:module'
 import { loadLz4WasmSync } from '@clickwire/protocol/compression-node'
+import { concatBytes } from '@clickwire/testing'
 import { generateOntime } from '../ontime-generator.js'
 import { RandomSource } from '../random-source.js'
 
@@ -40,17 +41,7 @@ function ontimeNative(days: number, stringsOnly: boolean): Uint8Array {
       }
     }
   }
-  return concat(parts)
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
+  return concatBytes(...parts)
 }
 
 function randomInt32(bytes: number): Uint8Array {
