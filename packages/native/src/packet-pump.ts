@@ -45,6 +45,8 @@ export class PacketPump {
   private readonly frameReader = new ByteReader()
   /** Decompressed bytes of compressed blocks. */
   private readonly plain = new InputArena(1 << 20)
+  /** Where a frame may decompress to: free space after the pending plain bytes. */
+  private readonly plainRoom = (size: number) => this.plain.room(size)
   /** One block reader per block kind: each keeps codec state across the blocks of its kind. */
   private readonly blockReaders = new Map<string, NativeBlockReader>()
   private header: { type: ServerBlockPacketType; table: string } | undefined
@@ -257,11 +259,15 @@ export class PacketPump {
       const arena = this.channel.arena
       if (this.zstdMissing(arena)) return undefined
       const frames = this.frameReader.reset(arena.bytes, arena.start, arena.end)
-      const payload = readFrame(frames, codecs, { frameIndex: this.frames })
+      // A codec that decompresses into memory writes straight after the pending plain
+      // bytes (pooled memory while recycling): no array per frame.
+      const payload = readFrame(frames, codecs, { frameIndex: this.frames, output: this.plainRoom })
       if (payload === undefined) return this.short(frames, arena.start)
       this.frames++
       arena.consume(frames.offset)
-      plain.push(payload)
+      if (payload.buffer === plain.bytes.buffer && payload.byteOffset === plain.bytes.byteOffset + plain.end)
+        plain.commit(payload.length)
+      else plain.push(payload)
     }
   }
 

@@ -18,6 +18,12 @@ export interface CompressionCodec {
    * frame reader checks the length), or throws on corrupt input.
    */
   decompress(block: Uint8Array, uncompressedSize: number): Uint8Array
+  /**
+   * Optional: decompresses one frame (`block` as for {@link decompress}) into
+   * `target[offset, offset + uncompressedSize)`, memory the caller owns, with no allocation.
+   * Throws on corrupt input, or when the frame does not decode to exactly that many bytes.
+   */
+  decompressInto?(block: Uint8Array, uncompressedSize: number, target: Uint8Array, offset: number): void
 }
 
 /** The codecs available for frames; NONE needs none. */

@@ -34,6 +34,10 @@ export function lz4Codec(addon: Lz4Addon, wasm?: Lz4Wasm): CompressionCodec {
       const result = uncompressSync(block.subarray(5))
       return new Uint8Array(result.buffer, result.byteOffset, result.length)
     },
+    decompressInto: wasm
+      ? (block, uncompressedSize, target, offset) =>
+          wasm.decompressInto(block.subarray(frameHeaderSize), uncompressedSize, target, offset)
+      : undefined,
   }
 }
 

@@ -189,6 +189,39 @@ describe('readFrame', () => {
   })
 })
 
+describe('readFrame into memory of the caller', () => {
+  it('decompresses an LZ4 frame where the output says, and a stored frame as a view of the input', () => {
+    const data = text('abcabcabc '.repeat(500))
+    const lz4 = compressFrames(data, 'lz4', codecs)
+    const memory = new Uint8Array(8192)
+    const asked: number[] = []
+    const output = (size: number) => {
+      asked.push(size)
+      return { bytes: memory, offset: 100 }
+    }
+    const payload = readFrame(new ByteReader(lz4), codecs, { output })!
+    expect(asked).toEqual([data.length])
+    expect(payload.buffer).toBe(memory.buffer)
+    expect(payload.byteOffset).toBe(100)
+    expect(payload).toEqual(data)
+    // NONE needs no output: the payload is the frame's own bytes.
+    const stored = compressFrames(data, 'none', codecs)
+    const view = readFrame(new ByteReader(stored), codecs, { output })!
+    expect(asked).toEqual([data.length])
+    expect(view.buffer).toBe(stored.buffer)
+    expect(view).toEqual(data)
+  })
+
+  it('refuses a frame that decodes to another size than its header says, with a typed error', () => {
+    const frame = compressFrames(text('hello hello hello hello'), 'lz4', codecs)
+    // One more byte declared than the block holds, and the checksum fixed, so the codec sees it.
+    frame[16 + 5]! += 1
+    cityhash128Into(frame, 16, frame.length, frame, 0)
+    const output = () => ({ bytes: new Uint8Array(64), offset: 0 })
+    expect(() => readFrame(new ByteReader(frame), codecs, { output })).toThrow(ProtocolError)
+  })
+})
+
 describe('FrameDecoder', () => {
   it('decodes a stream split at every offset, and at every pair of offsets up to 40 apart', () => {
     const { stream, data } = mixedStream()

@@ -18,6 +18,13 @@ export interface FrameReadOptions {
   maxUncompressedSize?: number
 }
 
+/**
+ * Where a frame may be decompressed to: `size` bytes of free memory the caller owns, at
+ * `bytes[offset, offset + size)`. Used when the codec can decompress into memory
+ * (CompressionCodec.decompressInto): the payload then is a view of it, with no allocation.
+ */
+export type FrameOutput = (size: number) => { readonly bytes: Uint8Array; readonly offset: number }
+
 const computed = new Uint8Array(checksumSize)
 
 function where(index: number, offset: number): string {
@@ -81,6 +88,7 @@ function decodeFrame(
   codecs: CompressionCodecs,
   index: number,
   offset: number,
+  output?: FrameOutput,
 ): Uint8Array {
   const blockStart = start + checksumSize
   const end = start + length
@@ -106,7 +114,11 @@ function decodeFrame(
   }
   let payload: Uint8Array
   try {
-    payload = codec.decompress(bytes.subarray(blockStart, end), uncompressedSize)
+    if (output && codec.decompressInto && uncompressedSize > 0) {
+      const target = output(uncompressedSize)
+      codec.decompressInto(bytes.subarray(blockStart, end), uncompressedSize, target.bytes, target.offset)
+      payload = target.bytes.subarray(target.offset, target.offset + uncompressedSize)
+    } else payload = codec.decompress(bytes.subarray(blockStart, end), uncompressedSize)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new ProtocolError(`cannot decompress ${method.toUpperCase()} ${where(index, offset)}: ${reason}`, {
@@ -130,7 +142,7 @@ function decodeFrame(
 export function readFrame(
   reader: ByteReader,
   codecs: CompressionCodecs,
-  options: FrameReadOptions & { frameIndex?: number } = {},
+  options: FrameReadOptions & { frameIndex?: number; output?: FrameOutput | undefined } = {},
 ): Uint8Array | undefined {
   const start = reader.offset
   if (reader.limit - start < frameOverhead) {
@@ -144,7 +156,7 @@ export function readFrame(
     reader.need(start + length)
     return undefined
   }
-  const payload = decodeFrame(reader.bytes, start, length, codecs, index, start)
+  const payload = decodeFrame(reader.bytes, start, length, codecs, index, start, options.output)
   reader.offset = start + length
   return payload
 }

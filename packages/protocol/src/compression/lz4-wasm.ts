@@ -206,5 +206,7 @@ export function lz4WasmCodec(lz4: Lz4Wasm, compress?: (data: Uint8Array) => Uint
     compress: compress ?? ((data) => lz4.compress(data)),
     decompress: (block, uncompressedSize) =>
       lz4.decompress(block.subarray(frameHeaderSize), uncompressedSize),
+    decompressInto: (block, uncompressedSize, target, offset) =>
+      lz4.decompressInto(block.subarray(frameHeaderSize), uncompressedSize, target, offset),
   }
 }

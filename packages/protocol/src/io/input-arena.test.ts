@@ -157,4 +157,17 @@ describe('InputArena with a BufferPool', () => {
     expect(arena.bytes.buffer).toBe(first)
     expect(arena.bytes[arena.start]).toBe(4)
   })
+
+  it('gives room after the pending bytes for a decoder that writes there itself', () => {
+    const arena = new InputArena(16)
+    arena.push(bytes(1, 2, 3))
+    arena.consume(arena.start + 1)
+    const room = arena.room(40)
+    expect(room.bytes).toBe(arena.bytes)
+    expect(room.offset).toBe(arena.end)
+    expect(room.bytes.length - room.offset).toBeGreaterThanOrEqual(40)
+    room.bytes.set([7, 8], room.offset)
+    arena.commit(2)
+    expect(Array.from(arena.bytes.subarray(arena.start, arena.end))).toEqual([2, 3, 7, 8])
+  })
 })

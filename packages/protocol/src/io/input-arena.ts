@@ -130,7 +130,17 @@ export class InputArena {
     )
   }
 
-  /** Records that `n` bytes were written into the region returned by {@link writable}. */
+  /**
+   * Free space for `size` bytes right after {@link end}, for a decoder that writes there
+   * itself (a decompressor): `bytes[offset, offset + size)`. Then {@link commit} what was
+   * written. The pending bytes move to a larger buffer first when they must.
+   */
+  room(size: number): { readonly bytes: Uint8Array; readonly offset: number } {
+    this.reserve(this.length + size)
+    return { bytes: this.buffer, offset: this.end }
+  }
+
+  /** Records that `n` bytes were written into the region returned by {@link writable} or {@link room}. */
   commit(n: number): void {
     this.end += n
   }
