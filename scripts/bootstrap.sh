@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes a fresh clone runnable: OS packages (ClickHouse 18.16 from Debian, openssl,
-# chromium), pnpm 12.4.2 (pinned in package.json), then the workspace dependencies.
+# chromium, zookeeper; see install-clickhouse.sh), pnpm 12.4.2 (pinned in package.json),
+# then the workspace dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

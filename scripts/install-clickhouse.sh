@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests and the benchmark need from the OS: Debian's clickhouse-server and
 # clickhouse-client (18.16 on bookworm), openssl (test certificates), chromium (the browser
-# test) and GNU time (peak memory of benchmark peers), when they are missing. It never
-# starts the system service: tests start their own servers.
+# test), GNU time (peak memory of benchmark peers) and zookeeper (the replicated test
+# cluster), when they are missing. It never starts the system service: tests start their
+# own servers.
 set -euo pipefail
 
 packages=()
@@ -13,6 +14,8 @@ command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 [ -x /usr/bin/time ] || packages+=(time)
 # A C compiler builds the launcher of the modern test server (packages/testing/native).
 command -v cc >/dev/null 2>&1 || packages+=(gcc libc6-dev)
+# ZooKeeper (3.8, with a Java runtime) coordinates the replicated test cluster.
+[ -f /usr/share/java/zookeeper.jar ] || packages+=(zookeeper)
 if [ "${CLICKWIRE_SKIP_BROWSER:-}" = "" ]; then
   command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 fi

@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { startDockerClickHouse } from './docker-server.js'
 import { externalServer } from './external-server.js'
 import { freePorts } from './free-port.js'
@@ -12,8 +11,9 @@ import { type ClickHouseCommand, findServerCommand, installHint } from './server
 import { defaultUsers, type ServerPorts, serverConfigXml, usersConfigXml } from './server-config.js'
 import { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'
 import type { ClickHouseServer, ServerInfo } from './server-info.js'
-import { keeperSource } from './server-keeper.js'
+import { LocalNode } from './server-process.js'
 import { makeTestCertificates } from './tls-certificates.js'
+import { startZooKeeper, type ZooKeeperServer } from './zookeeper-server.js'
 
 export interface StartClickHouseOptions {
   /**
@@ -23,8 +23,16 @@ export interface StartClickHouseOptions {
   tls?: boolean
   /** Which server generation to start (default: `CLICKWIRE_SERVER`, else 18.16 if installed, else modern). */
   generation?: ServerGeneration
-  /** Start this many servers forming the `clickwire_cluster` cluster (one shard each). */
+  /** Start this many shards forming the `clickwire_cluster` cluster (one server each by default). */
   shards?: number
+  /**
+   * Servers per shard (default 1). More than one also starts a throwaway ZooKeeper (Debian's
+   * `zookeeper` package, see `zooKeeperInstalled()`), gives each node `{shard}` and
+   * `{replica}` macros for ReplicatedMergeTree, and enables ON CLUSTER DDL. `nodes` lists
+   * shard 1's replicas first, then shard 2's, and so on. The modern engine starts such a
+   * cluster too, but cannot replicate (see `modernReplicationUnsupported`).
+   */
+  replicas?: number
   /** Settings of the default profile. */
   profileSettings?: Readonly<Record<string, string | number | boolean>>
   /** Server time zone (default UTC). */
@@ -63,102 +71,6 @@ async function httpText(url: string, timeoutMs = 2000): Promise<string | undefin
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-type KeeperEvent =
-  | { event: 'started'; pid: number }
-  | { event: 'exited'; code: number | null; signal: string | null }
-  | { event: 'error'; message: string }
-  | { event: 'stopped' }
-
-/** One local server process behind its keeper. */
-class LocalNode {
-  pid: number | undefined
-  exited = false
-  /** Set while an exit is expected (kill or stop), so it is not reported as a crash. */
-  expectingExit = false
-  private readonly keeper: ChildProcess
-  private readonly listeners = new Set<(event: KeeperEvent) => void>()
-  private readonly gone: Promise<void>
-
-  constructor(
-    readonly dir: string,
-    command: ClickHouseCommand,
-  ) {
-    const args = command.argsFor?.(dir) ?? [...command.args, `--config-file=${join(dir, 'config.xml')}`]
-    this.keeper = spawn(process.execPath, ['-e', keeperSource, command.file, JSON.stringify(args), dir], {
-      stdio: ['pipe', 'pipe', 'ignore'],
-    })
-    this.gone = new Promise((resolve) => this.keeper.once('exit', () => resolve()))
-    const lines = createInterface({ input: this.keeper.stdout! })
-    lines.on('line', (line) => {
-      let event: KeeperEvent
-      try {
-        event = JSON.parse(line) as KeeperEvent
-      } catch {
-        return
-      }
-      if (event.event === 'started') {
-        this.pid = event.pid
-        this.exited = false
-      } else if (event.event === 'exited') this.exited = true
-      for (const listener of this.listeners) listener(event)
-    })
-    // The keeper must not keep the test process alive; when the test process exits, the
-    // closed pipe tells the keeper to clean up.
-    this.keeper.unref()
-    for (const stream of [this.keeper.stdin, this.keeper.stdout]) {
-      ;(stream as unknown as { unref?: () => void } | null)?.unref?.()
-    }
-  }
-
-  private send(command: string): void {
-    if (this.keeper.stdin && !this.keeper.stdin.destroyed) this.keeper.stdin.write(`${command}\n`)
-  }
-
-  private next(predicate: (event: KeeperEvent) => boolean): Promise<KeeperEvent> {
-    return new Promise((resolve) => {
-      const listener = (event: KeeperEvent) => {
-        if (!predicate(event)) return
-        this.listeners.delete(listener)
-        resolve(event)
-      }
-      this.listeners.add(listener)
-    })
-  }
-
-  onExit(callback: () => void): () => void {
-    const listener = (event: KeeperEvent) => {
-      if (event.event === 'exited') callback()
-    }
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  async kill(): Promise<void> {
-    if (this.exited || this.pid === undefined) return
-    this.expectingExit = true
-    const exited = this.next((event) => event.event === 'exited')
-    this.send('kill')
-    await exited
-  }
-
-  start(): Promise<KeeperEvent> {
-    this.expectingExit = false
-    const started = this.next((event) => event.event === 'started')
-    this.send('start')
-    return started
-  }
-
-  async stop(): Promise<void> {
-    // The keeper is unref'd so a forgotten server never keeps the process alive; while we
-    // wait for it to finish, it must.
-    this.keeper.ref()
-    this.expectingExit = true
-    this.send('stop')
-    this.keeper.stdin?.end()
-    await this.gone
-  }
-}
 
 async function errorLogTail(dir: string): Promise<string> {
   const parts: string[] = []
@@ -232,20 +144,60 @@ async function startLocal(
   command: ClickHouseCommand,
 ): Promise<ClickHouseServer> {
   const shards = options.shards ?? 1
+  const replicas = options.replicas ?? 1
   const generation = command.generation ?? 'legacy'
   // SYSTEM START LISTEN in the modern engine opens TCP and HTTP only.
   const tls = (options.tls ?? false) && generation !== 'modern'
   const parent = options.tempDir ?? tmpdir()
   const timeoutMs = options.startTimeoutMs ?? 60_000
   const host = '127.0.0.1'
+  const zooKeeper =
+    replicas > 1 ? await startZooKeeper({ tempDir: parent, startTimeoutMs: timeoutMs }) : undefined
+  try {
+    return await startNodes(options, command, { shards, replicas, tls, parent, timeoutMs, host, zooKeeper })
+  } catch (error) {
+    await zooKeeper?.stop()
+    throw error
+  }
+}
+
+/** Where node `index` sits: shard and replica, both counted from 1. */
+function placeOf(index: number, replicas: number): { shard: number; replica: number } {
+  return { shard: Math.floor(index / replicas) + 1, replica: (index % replicas) + 1 }
+}
+
+async function startNodes(
+  options: StartClickHouseOptions,
+  command: ClickHouseCommand,
+  plan: {
+    shards: number
+    replicas: number
+    tls: boolean
+    parent: string
+    timeoutMs: number
+    host: string
+    zooKeeper: ZooKeeperServer | undefined
+  },
+): Promise<ClickHouseServer> {
+  const { shards, replicas, tls, parent, timeoutMs, host, zooKeeper } = plan
+  const generation = command.generation ?? 'legacy'
   for (let attempt = 1; ; attempt++) {
-    const planned = await Promise.all(Array.from({ length: shards }, () => planNode(parent, tls)))
-    const clusters = shards > 1 ? { [clusterName]: planned.map((node) => node.ports.tcp) } : undefined
+    const planned = await Promise.all(Array.from({ length: shards * replicas }, () => planNode(parent, tls)))
+    const ports = planned.map((node) => node.ports.tcp)
+    const clusters =
+      planned.length > 1
+        ? {
+            [clusterName]: Array.from({ length: shards }, (_, shard) =>
+              replicas > 1 ? ports.slice(shard * replicas, (shard + 1) * replicas) : ports[shard]!,
+            ),
+          }
+        : undefined
     const nodes: LocalNode[] = []
     try {
       await Promise.all(
-        planned.map(async ({ dir, ports }) => {
+        planned.map(async ({ dir, ports }, index) => {
           const certificates = tls ? await makeTestCertificates(dir) : undefined
+          const place = placeOf(index, replicas)
           const layout = {
             dir,
             ports,
@@ -255,6 +207,10 @@ async function startLocal(
             timezone: options.timezone,
             profileSettings: options.profileSettings,
             clusters,
+            macros: zooKeeper
+              ? { shard: place.shard, replica: `s${place.shard}r${place.replica}` }
+              : undefined,
+            zooKeeper,
           }
           await writeFile(join(dir, 'config.xml'), serverConfigXml(layout))
           await writeFile(join(dir, 'users.xml'), usersConfigXml(layout))
@@ -275,6 +231,8 @@ async function startLocal(
             ca,
             clusterName: clusters ? clusterName : undefined,
             generation,
+            place: clusters ? placeOf(index, replicas) : undefined,
+            zooKeeper,
           })
         }),
       )
@@ -299,6 +257,9 @@ function makeLocalServer(
     ca: string | undefined
     clusterName: string | undefined
     generation: ServerGeneration
+    place: { shard: number; replica: number } | undefined
+    /** The ZooKeeper of a replicated cluster, stopped after every node. */
+    zooKeeper: ZooKeeperServer | undefined
   },
 ): { server: ClickHouseServer; setNodes(nodes: ClickHouseServer[]): void } {
   const { dir, ports, host, ca } = where
@@ -320,6 +281,8 @@ function makeLocalServer(
     generation: where.generation,
     dir,
     clusterName: where.clusterName,
+    shard: where.place?.shard,
+    replica: where.place?.replica,
   }
   const server: ClickHouseServer = {
     ...info,
@@ -329,6 +292,7 @@ function makeLocalServer(
     get nodes() {
       return nodes
     },
+    zooKeeper: where.zooKeeper,
     info: () => ({ ...info, version: server.version, generation: server.generation }),
     kill: () => node.kill(),
     onUnexpectedExit(listener) {
@@ -344,9 +308,10 @@ function makeLocalServer(
     },
     stop() {
       // Stopping the first node of a cluster stops every node.
+      const first = nodes[0] === server
       stopped ??= Promise.all(
-        (nodes[0] === server ? nodes : [server]).map((each) => (each === server ? node.stop() : each.stop())),
-      ).then(() => undefined)
+        (first ? nodes : [server]).map((each) => (each === server ? node.stop() : each.stop())),
+      ).then(() => (first ? where.zooKeeper?.stop() : undefined))
       return stopped
     },
     [Symbol.asyncDispose]: () => server.stop(),

@@ -30,6 +30,7 @@ export {
   modernHandshakeAbort,
   modernKeeperQueryId,
   modernLateErrorAbort,
+  modernReplicationUnsupported,
 } from './modern-engine.js'
 export { type ParameterCase, parameterCases } from './parameter-cases.js'
 export {
@@ -46,3 +47,9 @@ export { defaultUsers, type ServerUsers } from './server-config.js'
 export { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'
 export type { ClickHouseServer, ServerInfo } from './server-info.js'
 export { makeTestCertificates, type TestCertificates } from './tls-certificates.js'
+export {
+  startZooKeeper,
+  type ZooKeeperServer,
+  zooKeeperInstalled,
+  zooKeeperInstallHint,
+} from './zookeeper-server.js'

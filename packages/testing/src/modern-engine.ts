@@ -110,3 +110,15 @@ export const modernHandshakeAbort =
  */
 export const modernLateErrorAbort =
   'the modern test engine (chDB 26.7) aborts the whole process when it cannot deliver an answer to a client that has gone'
+
+/**
+ * Why replicated-cluster tests skip on the modern engine. It reads `remote_servers`,
+ * `macros` and `<zookeeper>` and connects to ZooKeeper, and Distributed tables work, but
+ * as clickhouse-local it runs no DDL worker and never activates a replica: ON CLUSTER is
+ * refused (392 QUERY_IS_PROHIBITED "Replicated DDL queries are disabled"), a
+ * ReplicatedMergeTree table stays `is_readonly = 1` with no active replica, so an INSERT
+ * fails with 242 TABLE_IS_READ_ONLY (after its keeper retries), and system.zookeeper does
+ * not exist (60 UNKNOWN_TABLE).
+ */
+export const modernReplicationUnsupported =
+  'the modern test engine (chDB 26.7, clickhouse-local) refuses ON CLUSTER (392 "Replicated DDL queries are disabled") and never activates a ReplicatedMergeTree replica (242 TABLE_IS_READ_ONLY)'

@@ -36,8 +36,15 @@ export interface ServerLayout {
   timezone?: string | undefined
   /** Settings for the default profile (ClickHouse names, passed through unchanged). */
   profileSettings?: Readonly<Record<string, string | number | boolean>> | undefined
-  /** `remote_servers` clusters: name -> one TCP port per shard (one replica each, on loopback). */
-  clusters?: Readonly<Record<string, readonly number[]>> | undefined
+  /**
+   * `remote_servers` clusters on loopback: name -> one entry per shard, the TCP port of its
+   * only replica or the TCP ports of its replicas.
+   */
+  clusters?: Readonly<Record<string, readonly (number | readonly number[])[]>> | undefined
+  /** `{shard}` and `{replica}` substitutions of this node (replicated clusters). */
+  macros?: { readonly shard: number; readonly replica: string } | undefined
+  /** The ZooKeeper a replicated cluster coordinates through; also enables ON CLUSTER DDL. */
+  zooKeeper?: { readonly host: string; readonly port: number } | undefined
   logLevel?: 'error' | 'warning' | 'information' | 'debug' | 'trace' | undefined
   /** The server generation; the settings the harness enables differ (default legacy). */
   generation?: ServerGeneration | undefined
@@ -134,21 +141,47 @@ export function serverConfigXml(layout: ServerLayout): string {
   const clusters = Object.entries(layout.clusters ?? {})
   if (clusters.length > 0) {
     lines.push('  <remote_servers>')
-    for (const [name, shardPorts] of clusters) {
+    for (const [name, shards] of clusters) {
       lines.push(`    <${name}>`)
-      for (const port of shardPorts) {
-        lines.push(
-          '      <shard>',
-          '        <replica>',
-          '          <host>127.0.0.1</host>',
-          `          <port>${port}</port>`,
-          '        </replica>',
-          '      </shard>',
-        )
+      for (const shard of shards) {
+        const replicas = typeof shard === 'number' ? [shard] : shard
+        lines.push('      <shard>')
+        // Replicated tables copy rows among replicas themselves: a Distributed insert
+        // writes each row to one replica of its shard.
+        if (replicas.length > 1) lines.push('        <internal_replication>true</internal_replication>')
+        for (const port of replicas) {
+          lines.push(
+            '        <replica>',
+            '          <host>127.0.0.1</host>',
+            `          <port>${port}</port>`,
+            '        </replica>',
+          )
+        }
+        lines.push('      </shard>')
       }
       lines.push(`    </${name}>`)
     }
     lines.push('  </remote_servers>')
+  }
+  if (layout.macros) {
+    lines.push(
+      '  <macros>',
+      `    <shard>${layout.macros.shard}</shard>`,
+      `    <replica>${xmlText(layout.macros.replica)}</replica>`,
+      '  </macros>',
+    )
+  }
+  if (layout.zooKeeper) {
+    lines.push(
+      '  <zookeeper>',
+      '    <node>',
+      `      <host>${xmlText(layout.zooKeeper.host)}</host>`,
+      `      <port>${layout.zooKeeper.port}</port>`,
+      '    </node>',
+      '    <session_timeout_ms>6000</session_timeout_ms>',
+      '  </zookeeper>',
+      '  <distributed_ddl><path>/clickhouse/task_queue/ddl</path></distributed_ddl>',
+    )
   }
   lines.push('</yandex>', '')
   return lines.join('\n')

@@ -1,5 +1,6 @@
 import type { ServerPorts, ServerUsers } from './server-config.js'
 import type { ServerGeneration } from './server-generation.js'
+import type { ZooKeeperServer } from './zookeeper-server.js'
 
 /** Everything a test needs to reach a server; plain data, so vitest can hand it to workers. */
 export interface ServerInfo {
@@ -29,6 +30,10 @@ export interface ServerInfo {
   readonly dir?: string | undefined
   /** Names of the `remote_servers` clusters configured on every node. */
   readonly clusterName?: string | undefined
+  /** This node's shard in `clusterName`, counted from 1 (the `{shard}` macro when replicated). */
+  readonly shard?: number | undefined
+  /** This node's replica within its shard, counted from 1. */
+  readonly replica?: number | undefined
 }
 
 /** A running throwaway server. Stop it with `stop()` or `await using`. */
@@ -37,6 +42,8 @@ export interface ClickHouseServer extends ServerInfo {
   readonly pid: number | undefined
   /** The other nodes of the cluster, this one first, when `shards` was given. */
   readonly nodes: readonly ClickHouseServer[]
+  /** The throwaway ZooKeeper of a replicated cluster (`replicas` > 1), stopped with it. */
+  readonly zooKeeper?: ZooKeeperServer | undefined
   /** Plain data for `provide()` / `inject()`. */
   info(): ServerInfo
   /** Kills the server process at once (SIGKILL), keeping its data, to test failures. */
