@@ -63,10 +63,14 @@ describe.skipIf(skipReason !== undefined)(
           await using ch = clientOn(cluster.nodes[1]!, transport)
           expect((await ch.insert(dist, rowsOf(ids), { settings: syncInsert })).rowsWritten).toBe(ids.length)
         }
+        // The insert wrote each row to one replica; the other fetches it through ZooKeeper.
+        // Every replica is synced before any is read: a Distributed read may ask any of them.
         for (const node of cluster.nodes) {
           await using ch = clientOn(node, transport)
-          // The insert wrote each row to one replica; the other fetches it through ZooKeeper.
           await ch.command(`SYSTEM SYNC REPLICA ${local}`)
+        }
+        for (const node of cluster.nodes) {
+          await using ch = clientOn(node, transport)
           // Two shards of weight 1: a row goes to shard (id % 2) + 1.
           const expected = ids.filter((id) => id % 2 === node.shard! - 1)
           const rs = await ch.query<{ id: number; s: string }>(`SELECT id, s FROM ${local} ORDER BY id`)

@@ -8,7 +8,13 @@ import { externalServer } from './external-server.js'
 import { freePorts } from './free-port.js'
 import { modernServerCommand } from './modern-engine.js'
 import { type ClickHouseCommand, findServerCommand, installHint } from './server-binary.js'
-import { defaultUsers, type ServerPorts, serverConfigXml, usersConfigXml } from './server-config.js'
+import {
+  defaultUsers,
+  type ServerPorts,
+  serverConfigXml,
+  usersConfigXml,
+  zooKeeperSessionTimeoutMs,
+} from './server-config.js'
 import { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'
 import type { ClickHouseServer, ServerInfo } from './server-info.js'
 import { LocalNode } from './server-process.js'
@@ -284,6 +290,7 @@ function makeLocalServer(
     shard: where.place?.shard,
     replica: where.place?.replica,
   }
+  let killedAt: number | undefined
   const server: ClickHouseServer = {
     ...info,
     get pid() {
@@ -294,7 +301,10 @@ function makeLocalServer(
     },
     zooKeeper: where.zooKeeper,
     info: () => ({ ...info, version: server.version, generation: server.generation }),
-    kill: () => node.kill(),
+    async kill() {
+      await node.kill()
+      killedAt = performance.now()
+    },
     onUnexpectedExit(listener) {
       return node.onExit(() => {
         if (node.expectingExit) return
@@ -303,6 +313,13 @@ function makeLocalServer(
     },
     async restart() {
       if (!node.exited) return
+      // A replicated node killed a moment ago still has its ZooKeeper session, whose
+      // ephemeral "is_active" node would make its replicated tables fail to load (18.16 then
+      // exits during start): wait until ZooKeeper has expired the session.
+      if (where.zooKeeper && killedAt !== undefined) {
+        const wait = killedAt + zooKeeperSessionTimeoutMs + 1000 - performance.now()
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      }
       await node.start()
       await waitReady(node, host, ports, 60_000)
     },

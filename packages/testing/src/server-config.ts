@@ -1,5 +1,8 @@
 import type { ServerGeneration } from './server-generation.js'
 
+/** The ZooKeeper session of a replicated node: how long its "active" mark outlives a kill. */
+export const zooKeeperSessionTimeoutMs = 6000
+
 /** The accounts every throwaway server has. */
 export interface ServerUsers {
   /** `default`, no password, full access. */
@@ -178,7 +181,7 @@ export function serverConfigXml(layout: ServerLayout): string {
       `      <host>${xmlText(layout.zooKeeper.host)}</host>`,
       `      <port>${layout.zooKeeper.port}</port>`,
       '    </node>',
-      '    <session_timeout_ms>6000</session_timeout_ms>',
+      `    <session_timeout_ms>${zooKeeperSessionTimeoutMs}</session_timeout_ms>`,
       '  </zookeeper>',
       '  <distributed_ddl><path>/clickhouse/task_queue/ddl</path></distributed_ddl>',
     )
