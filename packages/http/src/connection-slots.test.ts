@@ -1,6 +1,6 @@
-import { AbortError, ByteWriter, CallDeadline, defaultValueMapping, TimeoutError } from '@clickwire/protocol'
-import { NativeBlockWriter } from '@clickwire/protocol/insert'
+import { AbortError, CallDeadline, TimeoutError } from '@clickwire/protocol'
 import { describe, expect, it } from 'vitest'
+import { uint8Body } from '../test/support/native-bodies.js'
 import { ConnectionSlots } from './connection-slots.js'
 import { type BackendRequest, type BackendResponse, type HttpBackend, headersFrom } from './http-backend.js'
 import type { HttpTransportOptions } from './http-options.js'
@@ -107,16 +107,6 @@ describe('ConnectionSlots', () => {
 
 const encoder = new TextEncoder()
 
-function numbers(count: number): Uint8Array {
-  const writer = new ByteWriter()
-  new NativeBlockWriter({ revision: 0, timezone: 'UTC', mapping: defaultValueMapping }, false).write(
-    writer,
-    [{ name: 'n', type: 'UInt8', values: Uint8Array.from({ length: count }, (_, i) => i) }],
-    count,
-  )
-  return writer.copy()
-}
-
 /** A 200 answer whose body is `chunks`, then `end` (undefined: the end; an Error: a cut body). */
 function answer(chunks: Uint8Array[], end?: Error): BackendResponse {
   const queue = [...chunks]
@@ -171,7 +161,7 @@ async function drain(result: AsyncIterable<unknown>): Promise<number> {
 
 describe('HttpTransport connection slots', () => {
   it('lets maxConnections results be held, fails the next after acquireTimeoutMs, and frees a slot on each settle path', async () => {
-    const server = backend(() => answer([numbers(2)]))
+    const server = backend(() => answer([uint8Body(2)]))
     const http = transport(server, { maxConnections: 2, acquireTimeoutMs: 50 })
     const a = await http.query('SELECT a')
     const b = await http.query('SELECT b')
@@ -205,7 +195,7 @@ describe('HttpTransport connection slots', () => {
         failNext = false
         throw new Error('refused')
       }
-      return answer([numbers(2)], new Error('cut'))
+      return answer([uint8Body(2)], new Error('cut'))
     })
     const http = transport(server, { maxConnections: 1, acquireTimeoutMs: 50 })
     const broken = await http.query('SELECT a')
@@ -219,7 +209,7 @@ describe('HttpTransport connection slots', () => {
 
   it('ends waiting queries with the closed error when the transport closes', async () => {
     const http = transport(
-      backend(() => answer([numbers(2)])),
+      backend(() => answer([uint8Body(2)])),
       { maxConnections: 1, acquireTimeoutMs: 0 },
     )
     await http.query('SELECT a')

@@ -9,6 +9,7 @@ import {
 import { compressFrames } from '@clickwire/protocol/frames'
 import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { describe, expect, it } from 'vitest'
+import { uint8Body } from '../test/support/native-bodies.js'
 import {
   type BackendRequest,
   type BackendResponse,
@@ -71,16 +72,6 @@ function transport(backend: HttpBackend, options: Partial<HttpTransportOptions> 
   })
 }
 
-function numbers(count: number): Uint8Array {
-  const writer = new ByteWriter()
-  new NativeBlockWriter({ revision: 0, timezone: 'UTC', mapping: defaultValueMapping }, false).write(
-    writer,
-    [{ name: 'n', type: 'UInt8', values: Uint8Array.from({ length: count }, (_, i) => i) }],
-    count,
-  )
-  return writer.copy()
-}
-
 async function values(
   result: AsyncIterable<{ columns: readonly { column: { values(): ArrayLike<unknown> } }[] }>,
 ) {
@@ -91,7 +82,7 @@ async function values(
 
 describe('HttpTransport over a scripted backend', () => {
   it('asks the server version once and sends placeholders as param_ fields to new servers', async () => {
-    const backend = scripted([version(), reply(200, numbers(2)), reply(200, numbers(1))])
+    const backend = scripted([version(), reply(200, uint8Body(2)), reply(200, uint8Body(1))])
     const http = transport(backend)
     expect(await values(await http.query('SELECT {n:UInt8} AS n', { params: { n: 7 } }))).toEqual([0, 1])
     expect(await values(await http.query('SELECT 1'))).toEqual([0])
@@ -114,7 +105,7 @@ describe('HttpTransport over a scripted backend', () => {
       '{"read_rows":"5","read_bytes":"40","total_rows_to_read":"5","written_rows":"0","written_bytes":"0"}'
     const backend = scripted([
       version(),
-      reply(200, numbers(1), {
+      reply(200, uint8Body(1), {
         'X-ClickHouse-Query-Id': 'server-id',
         'X-ClickHouse-Timezone': 'Asia/Tokyo',
         'X-ClickHouse-Summary': progress,
@@ -152,7 +143,15 @@ describe('HttpTransport over a scripted backend', () => {
     const stale = () => ({
       fail: backendFailure('before-response', new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
     })
-    const backend = scripted([version(), stale(), reply(200, numbers(1)), stale(), stale(), stale(), stale()])
+    const backend = scripted([
+      version(),
+      stale(),
+      reply(200, uint8Body(1)),
+      stale(),
+      stale(),
+      stale(),
+      stale(),
+    ])
     // Two pooled sockets: a read may meet two stale ones, then it gives up.
     const http = transport(backend, { maxConnections: 2 })
     expect(await values(await http.query('SELECT 1'))).toEqual([0])
@@ -168,7 +167,7 @@ describe('HttpTransport over a scripted backend', () => {
   })
 
   it('decodes compressed-frame responses where the server gets them right', async () => {
-    const payload = numbers(3)
+    const payload = uint8Body(3)
     const backend = scripted([
       version(),
       reply(200, compressFrames(encoder.encode('1\n'), 'none')),
@@ -187,7 +186,7 @@ describe('HttpTransport over a scripted backend', () => {
       reply(200, ''),
       (request) => {
         expect(new URL(request.url).searchParams.get('compress')).toBeNull()
-        return reply(200, numbers(2))
+        return reply(200, uint8Body(2))
       },
     ])
     const http = transport(backend, { compression: { response: 'frames' } })
@@ -224,7 +223,7 @@ describe('HttpTransport over a scripted backend', () => {
           })
           return version()
         }
-        return reply(200, numbers(1))
+        return reply(200, uint8Body(1))
       },
       async close() {},
     }
@@ -260,7 +259,7 @@ describe('HttpTransport over a scripted backend', () => {
             request.signal.addEventListener('abort', () => reject(request.signal.reason)),
           )
         }
-        return request.url.includes('default_format=Native') ? reply(200, numbers(2)) : version()
+        return request.url.includes('default_format=Native') ? reply(200, uint8Body(2)) : version()
       },
       async close() {},
     }
