@@ -7,7 +7,7 @@
 // faults-insert.) On the modern engine the native cases that break the handshake are
 // skipped: that engine aborts on them (modernHandshakeAbort).
 import { ClickwireError, createClient } from '@clickwire/client'
-import { type Direction, modernHandshakeAbort } from '@clickwire/testing'
+import { type Direction, type Fault, modernHandshakeAbort } from '@clickwire/testing'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { cleanTraffic, landsInHandshake, nativeHandshake } from './support/fault-case.js'
 import { proxiedClient, transports } from './support/proxied-client.js'
@@ -27,6 +27,22 @@ afterAll(() => {
   console.log(`[faults] every offset: ${JSON.stringify(figures)}`)
 })
 
+/**
+ * Cases run a few at a time: each is a fresh client through its own proxy, and a case
+ * spends most of its time waiting on the network, so four at once take a third of the
+ * time of one after another (the modern server's exchange has ~12 000 offsets).
+ */
+const casesAtOnce = 4
+
+/** Runs `work` over `items`, at most `limit` at a time; rejects with the first failure. */
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: limit }, worker))
+}
+
 /** Every offset from the first byte to the last but one. */
 function offsets(total: number): number[] {
   return Array.from({ length: Math.max(0, total - 1) }, (_, i) => i + 1)
@@ -39,14 +55,15 @@ for (const transport of transports) {
   const table = `reliability_offsets_${transport}_${Date.now().toString(36)}`
   const operations = {
     query: {
-      run: async (client: ReturnType<typeof createClient>) =>
+      run: async (client: ReturnType<typeof createClient>, _caseTag: number) =>
         (await client.query('SELECT number AS n FROM system.numbers LIMIT 3')).rows(),
       check: (value: unknown) =>
         JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? Number(v) : v)) ===
         '[{"n":0},{"n":1},{"n":2}]',
     },
     insert: {
-      run: (client: ReturnType<typeof createClient>) => client.insert(table, rowsOf(tag)),
+      run: (client: ReturnType<typeof createClient>, caseTag: number) =>
+        client.insert(table, rowsOf(caseTag)),
       check: () => true,
     },
   } as const
@@ -68,55 +85,61 @@ for (const transport of transports) {
             connectTimeoutMs: deadlineMs,
             maxConnections: 1,
           }
-          const traffic = await cleanTraffic(server, transport, clientOptions, operation.run, 'cold')
+          const traffic = await cleanTraffic(
+            server,
+            transport,
+            clientOptions,
+            (client) => operation.run(client, 0),
+            'cold',
+          )
           await direct.command(`TRUNCATE TABLE ${table}`)
           const key = `${transport} ${name} ${kind}`
           const expected = new Map<number, string | undefined>()
           const record = (figures[key] ??= { started: 0, settled: 0, outcomes: {}, skipped: 0 })
+          const faults: { fault: Fault; where: string }[] = []
           for (const direction of ['toServer', 'toClient'] as Direction[]) {
             for (const bytes of offsets(traffic[direction])) {
               const fault = { [kind]: { direction, bytes } }
-              if (handshake && transport === 'native' && landsInHandshake(fault, handshake)) {
-                record.skipped++
-                continue
-              }
-              tag++
-              const proxied = await proxiedClient(server, transport, fault, clientOptions)
-              const where = `${key} ${direction} at ${bytes} of ${traffic[direction]}`
-              try {
-                record.started++
-                let timer: NodeJS.Timeout | undefined
-                const started = Date.now()
-                const outcome = await Promise.race([
-                  operation.run(proxied.client).then(
-                    (value) => ({ ok: true as const, value }),
-                    (error: unknown) => ({ ok: false as const, error }),
-                  ),
-                  new Promise<'hung'>((resolve) => {
-                    timer = setTimeout(() => resolve('hung'), deadlineMs + graceMs)
-                  }),
-                ])
-                clearTimeout(timer)
-                expect(outcome, `${where}, after ${Date.now() - started} ms`).not.toBe('hung')
-                if (outcome === 'hung') continue
-                record.settled++
-                const label = outcome.ok ? 'success' : (outcome.error as Error).name
-                record.outcomes[label] = (record.outcomes[label] ?? 0) + 1
-                if (outcome.ok) expect(operation.check(outcome.value), where).toBe(true)
-                else
-                  expect(ClickwireError.isInstance(outcome.error), `${where}: ${String(outcome.error)}`).toBe(
-                    true,
-                  )
-                if (name !== 'insert') continue
-                // What the insert left is checked once every case is over (a broken insert
-                // may still be committing): all of it after a success, all or nothing after
-                // "may have been written", nothing otherwise.
-                expected.set(tag, outcome.ok ? 'success' : (outcome.error as ClickwireError).insertOutcome)
-              } finally {
-                await proxied.close()
-              }
+              if (handshake && transport === 'native' && landsInHandshake(fault, handshake)) record.skipped++
+              else faults.push({ fault, where: `${key} ${direction} at ${bytes} of ${traffic[direction]}` })
             }
           }
+          await inParallel(faults, casesAtOnce, async ({ fault, where }) => {
+            const caseTag = ++tag
+            const proxied = await proxiedClient(server, transport, fault, clientOptions)
+            try {
+              record.started++
+              let timer: NodeJS.Timeout | undefined
+              const started = Date.now()
+              const outcome = await Promise.race([
+                operation.run(proxied.client, caseTag).then(
+                  (value) => ({ ok: true as const, value }),
+                  (error: unknown) => ({ ok: false as const, error }),
+                ),
+                new Promise<'hung'>((resolve) => {
+                  timer = setTimeout(() => resolve('hung'), deadlineMs + graceMs)
+                }),
+              ])
+              clearTimeout(timer)
+              expect(outcome, `${where}, after ${Date.now() - started} ms`).not.toBe('hung')
+              if (outcome === 'hung') return
+              record.settled++
+              const label = outcome.ok ? 'success' : (outcome.error as Error).name
+              record.outcomes[label] = (record.outcomes[label] ?? 0) + 1
+              if (outcome.ok) expect(operation.check(outcome.value), where).toBe(true)
+              else
+                expect(ClickwireError.isInstance(outcome.error), `${where}: ${String(outcome.error)}`).toBe(
+                  true,
+                )
+              if (name !== 'insert') return
+              // What the insert left is checked once every case is over (a broken insert
+              // may still be committing): all of it after a success, all or nothing after
+              // "may have been written", nothing otherwise.
+              expected.set(caseTag, outcome.ok ? 'success' : (outcome.error as ClickwireError).insertOutcome)
+            } finally {
+              await proxied.close()
+            }
+          })
           expect(record.settled).toBe(record.started)
           if (name !== 'insert') return
           for (let attempt = 0; attempt < 200; attempt++) {

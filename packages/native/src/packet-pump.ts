@@ -302,6 +302,7 @@ export class PacketPump {
     arena.reserve(Math.max(this.expected, this.needed), this.align)
     this.align = undefined
     channel.wanted = Math.max(channel.readAheadBytes, this.expected)
+    channel.expected = Math.max(this.expected, this.needed)
     do await channel.more()
     while (arena.length < this.needed || (arena.length < this.expected && !channel.lastReadDrained))
   }

@@ -20,6 +20,10 @@ export interface SocketTarget {
 
 /** Smallest free space offered to the kernel for one read. */
 const minimumRead = 256 * 1024
+/** The most one socket read lands in the arena while a packet is still arriving. */
+const maxRead = 1 << 20
+/** The read after a packet fully arrived (see onread). */
+const headerRead = 64 * 1024
 
 /**
  * One TCP or TLS socket and the bytes received on it.
@@ -47,6 +51,8 @@ export class SocketChannel {
    * one packet needs more than that.
    */
   wanted: number
+  /** Bytes from the arena's start that the packet being decoded needs, as far as known. */
+  expected = 0
   private paused = false
   private readonly receiveTimeoutMs: number
   /** One timer per channel, re-armed with `refresh()` on every wait (no allocation per read). */
@@ -117,7 +123,13 @@ export class SocketChannel {
           port: target.port,
           noDelay: true,
           onread: {
-            buffer: () => arena.writable(minimumRead),
+            // Once the packet being decoded has fully arrived, the next bytes start a new one,
+            // whose decoder may move the pending bytes to align its first column: a region
+            // lent now would then be stale, and its read copied. So that read is kept small.
+            buffer: () =>
+              arena.length >= this.expected
+                ? arena.writable(headerRead, headerRead)
+                : arena.writable(minimumRead, maxRead),
             callback: (read: number, buffer: Uint8Array) => {
               // Node asks for the next read's buffer right after this callback, before the
               // decoder runs; if the decoder then moved the arena (reserve), that read

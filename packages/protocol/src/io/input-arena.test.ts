@@ -40,6 +40,16 @@ describe('InputArena', () => {
     expect(Array.from(arena.bytes.subarray(arena.start, arena.end))).toEqual([9, 8, 7])
   })
 
+  it('bounds a read region by its maximum, so a move after it costs at most that read', () => {
+    const arena = new InputArena(1 << 20)
+    expect(arena.writable(1024, 4096).length).toBe(4096)
+    arena.commit(10)
+    // Without a maximum a region may run 1 MiB past the pending bytes, as far as the buffer goes.
+    expect(arena.writable(1024).length).toBe(arena.bytes.length - arena.end)
+    // A minimum above the maximum wins: the socket always gets at least that much.
+    expect(arena.writable(8192, 4096).length).toBe(8192)
+  })
+
   it('drops an adopted chunk once it is consumed', () => {
     const arena = new InputArena(16)
     arena.push(new Uint8Array(70_000))

@@ -102,8 +102,11 @@ export class InputArena {
     this.relocate(total, align)
   }
 
-  /** Free space of at least `min` bytes at {@link end}, for a socket to read into. */
-  writable(min = 64 * 1024): Uint8Array {
+  /**
+   * Free space of at least `min` bytes at {@link end}, for a socket to read into, of at
+   * most `max` bytes.
+   */
+  writable(min = 64 * 1024, max = maxReadBytes): Uint8Array {
     // The socket asks for a region only after its last read finished: a buffer it held a
     // region of is out of its hands now.
     if (this.deferred) {
@@ -112,7 +115,7 @@ export class InputArena {
     }
     if (this.adopted || this.buffer.length - this.end < min) this.relocate(this.length + min)
     // Bounded, so the space beyond it stays ours while the socket holds the region (see realignInPlace).
-    const limit = Math.min(this.buffer.length, this.end + Math.max(min, maxReadBytes))
+    const limit = Math.min(this.buffer.length, this.end + Math.max(min, max))
     this.lent = limit
     return this.buffer.subarray(this.end, limit)
   }
