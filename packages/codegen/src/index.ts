@@ -27,6 +27,8 @@ export { introspect } from './schema-introspector.js'
 export type {
   ColumnDefaultKind,
   ColumnMetadata,
+  DistributedMetadata,
+  LocalColumnMetadata,
   SchemaMetadata,
   TableKind,
   TableMetadata,

@@ -1,6 +1,7 @@
 import { type Client, sql } from '@clickwire/client'
 import { UsageError } from '@clickwire/protocol'
 import type { IntrospectOptions } from './codegen-options.js'
+import { type DistributedColumns, introspectDistributed } from './distributed-introspector.js'
 import {
   type ColumnMetadata,
   columnDefaultExpressionOf,
@@ -21,6 +22,8 @@ interface SystemColumns {
   readonly columnComment: boolean
   /** `system.columns.position` (21.x+); without it the natural order is the table's column order. */
   readonly position: boolean
+  /** `system.tables.engine_full`, where a Distributed table's arguments are. */
+  readonly engineFull: boolean
 }
 
 async function systemColumns(client: Client): Promise<SystemColumns> {
@@ -35,6 +38,7 @@ async function systemColumns(client: Client): Promise<SystemColumns> {
     isTemporary: has('tables', 'is_temporary'),
     columnComment: has('columns', 'comment'),
     position: has('columns', 'position'),
+    engineFull: has('tables', 'engine_full'),
   }
 }
 
@@ -45,7 +49,8 @@ const maxTablesInQuery = 1000
  * Reads the tables and columns of databases from `system.tables` and `system.columns`
  * into plain metadata, one database at a time, reporting progress per database and per
  * table. Works on every server from 18.16 on; columns the server lacks (table comments
- * before 21.6) are read as empty.
+ * before 21.6) are read as empty. A Distributed table's columns are completed from its
+ * local table (on this server, else on a shard through `cluster()`); see `distributed`.
  *
  * @throws {UsageError} when a database does not exist.
  * @throws {ConnectionError} when the server cannot be reached.
@@ -79,10 +84,16 @@ export async function introspect(client: Client, options: IntrospectOptions = {}
   const system = await systemColumns(client)
   const keep = tableFilter(options.include, options.exclude)
   const tables: TableMetadata[] = []
+  let clusterFunction: Promise<boolean> | undefined
+  const hasClusterFunction = () =>
+    (clusterFunction ??= client
+      .query<{ n: number }>(`SELECT count() AS n FROM system.table_functions WHERE name = 'cluster'`)
+      .then((result) => result.rows())
+      .then((rows) => Number(rows[0]?.n ?? 0) > 0))
   for (const [index, database] of databases.entries()) {
     const listed = await (
-      await client.query<{ name: string; engine: string; comment?: string }>(
-        sql`SELECT name, engine${sql.raw(system.tableComment ? ', comment' : '')}
+      await client.query<{ name: string; engine: string; comment?: string; engine_full?: string }>(
+        sql`SELECT name, engine${sql.raw(system.tableComment ? ', comment' : '')}${sql.raw(system.engineFull ? ', engine_full' : '')}
             FROM system.tables
             WHERE database = ${database}${sql.raw(system.isTemporary ? ' AND NOT is_temporary' : '')}
             ORDER BY name`,
@@ -99,13 +110,20 @@ export async function introspect(client: Client, options: IntrospectOptions = {}
     if (kept.length === 0) continue
     const columns = await readColumns(client, database, kept, listed.length, system, options)
     for (const table of kept) {
+      const own = columns.get(table.name) ?? []
+      // The local table adds what a Distributed table does not declare (comments, defaults).
+      const distributed: DistributedColumns | undefined =
+        table.engine === 'Distributed' && table.engine_full
+          ? await introspectDistributed(client, table.engine_full, own, system, hasClusterFunction)
+          : undefined
       tables.push({
         database,
         name: table.name,
         engine: table.engine,
         kind: tableKindOf(table.engine),
         comment: table.comment ?? '',
-        columns: columns.get(table.name) ?? [],
+        columns: distributed?.columns ?? own,
+        ...(distributed ? { distributed: distributed.distributed } : {}),
       })
     }
   }

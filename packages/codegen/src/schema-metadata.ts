@@ -22,8 +22,45 @@ export interface ColumnMetadata {
   readonly defaultKind: ColumnDefaultKind
   /** The DEFAULT / MATERIALIZED / ALIAS expression, `''` when there is none. */
   readonly defaultExpression: string
-  /** `system.columns.comment`, `''` when there is none. */
+  /**
+   * `system.columns.comment`, `''` when there is none. For a Distributed table that hides
+   * it, the local table's comment.
+   */
   readonly comment: string
+  /**
+   * For a column of a Distributed table: the local table's column where its type or default
+   * differs from the Distributed table's own (which is what a SELECT returns and an INSERT
+   * takes, so the TypeScript type follows the Distributed table); `null` when the local table
+   * has no such column; undefined when they agree or the local table was not read.
+   */
+  readonly local?: LocalColumnMetadata | null | undefined
+}
+
+/** How the local table under a Distributed table declares one of its columns. */
+export interface LocalColumnMetadata {
+  readonly type: string
+  readonly defaultKind: ColumnDefaultKind
+  readonly defaultExpression: string
+}
+
+/** What a Distributed table is over, from its engine arguments and its local table. */
+export interface DistributedMetadata {
+  readonly cluster: string
+  /** The local table's database and name. */
+  readonly database: string
+  readonly table: string
+  /** The sharding key expression, `''` when there is none. */
+  readonly shardingKey: string
+  /**
+   * Where the local table's columns were read: `node` (the server codegen connects to),
+   * `shard` (another node of the cluster, through the `cluster()` table function), or `''`
+   * when they could not be read (see `problem`).
+   */
+  readonly localSource: 'node' | 'shard' | ''
+  /** Why the local table could not be read, `''` when it was. */
+  readonly problem: string
+  /** Columns of the local table that the Distributed table does not declare. */
+  readonly localOnlyColumns: readonly string[]
 }
 
 /**
@@ -44,6 +81,8 @@ export interface TableMetadata {
   /** `system.tables.comment` where the server has it (21.6+), else `''`. */
   readonly comment: string
   readonly columns: readonly ColumnMetadata[]
+  /** For a Distributed table (engine arguments readable): what it is over. */
+  readonly distributed?: DistributedMetadata | undefined
 }
 
 /** Everything rendering needs. */

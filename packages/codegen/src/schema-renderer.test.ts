@@ -230,3 +230,87 @@ describe('render details', () => {
     expect(render({ databases: ['default'], tables: [] })).toContain('export interface DB {\n}\n')
   })
 })
+
+describe('render of a Distributed table', () => {
+  const over = {
+    cluster: 'c',
+    database: 'default',
+    table: 'events_local',
+    shardingKey: '',
+    localSource: 'node',
+    problem: '',
+    localOnlyColumns: [],
+  } as const
+
+  it('names what it is over and notes the local declarations, without warnings when they agree', () => {
+    const warnings: CodegenWarning[] = []
+    const text = render(
+      schema(
+        table(
+          'events',
+          [
+            column('id', 'UInt64', { comment: 'from the local table' }),
+            column('d', 'UInt8', {
+              local: { type: 'UInt8', defaultKind: 'DEFAULT', defaultExpression: '42' },
+            }),
+          ],
+          { engine: 'Distributed', distributed: { ...over, localSource: 'shard', localOnlyColumns: ['x'] } },
+        ),
+      ),
+      { onWarning: (warning) => warnings.push(warning) },
+    )
+    expect(text).toContain(
+      [
+        '/**',
+        ' * Table `default.events`, engine Distributed.',
+        ' *',
+        ' * Distributed over `default.events_local` on cluster `c`, no sharding key.',
+        ' *',
+        ' * Comments and local declarations from the local table on a shard, read through cluster().',
+        ' *',
+        ' * The local table also has `x`, which this table does not declare: a SELECT through it cannot read them.',
+        ' */',
+        'export interface Events {',
+        '  /**',
+        '   * from the local table',
+        '   *',
+        '   * `UInt64`',
+        '   */',
+        '  id: bigint;',
+        '  /**',
+        '   * `UInt8`',
+        '   *',
+        '   * Local table: `UInt8` DEFAULT `42`.',
+        '   */',
+        '  d: number;',
+        '}',
+      ].join('\n'),
+    )
+    expect(warnings).toEqual([])
+  })
+
+  it('says why the local table was not read, in the text and as a warning', () => {
+    const warnings: CodegenWarning[] = []
+    const problem =
+      'its database argument (Distributed(c, currentDatabase(), t)) is an expression codegen does not evaluate'
+    const text = render(
+      schema(
+        table('d', [column('a', 'UInt32')], {
+          engine: 'Distributed',
+          distributed: { ...over, database: '', table: 't', shardingKey: 'a', localSource: '', problem },
+        }),
+      ),
+      { onWarning: (warning) => warnings.push(warning) },
+    )
+    expect(text).toContain(
+      ` * Distributed over \`t\` on cluster \`c\`, sharding key \`a\`.\n *\n * The local table was not read: ${problem}. Column comments`,
+    )
+    expect(warnings).toEqual([
+      {
+        database: 'default',
+        table: 'd',
+        message: `its local table was not read (${problem}): column comments and defaults it does not declare are missing`,
+      },
+    ])
+  })
+})

@@ -9,7 +9,13 @@ import {
   tsPropertyKey,
   uniqueTypeNames,
 } from './identifier-naming.js'
-import type { ColumnMetadata, SchemaMetadata, TableMetadata } from './schema-metadata.js'
+import type {
+  ColumnDefaultKind,
+  ColumnMetadata,
+  LocalColumnMetadata,
+  SchemaMetadata,
+  TableMetadata,
+} from './schema-metadata.js'
 
 /**
  * Renders introspected metadata as a TypeScript module: one interface per table and a
@@ -135,7 +141,8 @@ function renderTable(
   if (table.columns.length === 0) {
     options.onWarning({ database: table.database, table: table.name, message: 'the server lists no columns' })
   }
-  return `${docComment([table.comment, what], '')}export interface ${typeName} {\n${fields.join('')}}\n`
+  const paragraphs = [table.comment, what, ...distributedDoc(table, options)]
+  return `${docComment(paragraphs, '')}export interface ${typeName} {\n${fields.join('')}}\n`
 }
 
 function columnKey(table: TableMetadata, column: ColumnMetadata, options: ResolvedRenderOptions): string {
@@ -151,14 +158,84 @@ function columnKey(table: TableMetadata, column: ColumnMetadata, options: Resolv
   return column.name
 }
 
-/** The column's comment, then its ClickHouse type and how it gets its value. */
-function columnDoc(column: ColumnMetadata, key: string): string[] {
-  let typeLine = code(column.type)
-  if (column.defaultKind !== '') {
-    typeLine += column.defaultExpression
-      ? ` ${column.defaultKind} ${code(column.defaultExpression)}`
-      : ` ${column.defaultKind}`
+/**
+ * What a Distributed table is over, and what its local table says that it does not: the
+ * paragraphs of its doc comment. Problems also go to `onWarning` (stderr in the CLI).
+ */
+function distributedDoc(table: TableMetadata, options: ResolvedRenderOptions): string[] {
+  const over = table.distributed
+  if (over === undefined) return []
+  const warn = (message: string, column?: string) =>
+    options.onWarning({
+      database: table.database,
+      table: table.name,
+      ...(column === undefined ? {} : { column }),
+      message,
+    })
+  const local = code(over.database === '' ? over.table : `${over.database}.${over.table}`)
+  const key = over.shardingKey === '' ? 'no sharding key' : `sharding key ${code(over.shardingKey)}`
+  const paragraphs = [`Distributed over ${local} on cluster ${code(over.cluster)}, ${key}.`]
+  if (over.problem !== '') {
+    paragraphs.push(
+      `The local table was not read: ${over.problem}. Column comments and the MATERIALIZED / ALIAS / DEFAULT declarations this table does not repeat are unknown.`,
+    )
+    warn(
+      `its local table was not read (${over.problem}): column comments and defaults it does not declare are missing`,
+    )
+    return paragraphs
   }
+  paragraphs.push(
+    `Comments and local declarations from the local table on ${over.localSource === 'node' ? 'this server' : 'a shard, read through cluster()'}.`,
+  )
+  if (over.localOnlyColumns.length > 0) {
+    paragraphs.push(
+      `The local table also has ${over.localOnlyColumns.map(code).join(', ')}, which this table does not declare: a SELECT through it cannot read them.`,
+    )
+  }
+  for (const column of table.columns) {
+    if (column.local === null) warn(`not in the local table ${over.database}.${over.table}`, column.name)
+  }
+  // The Distributed table sends every column it declares; the shard refuses a computed one.
+  const computed = table.columns.filter(
+    (column) => column.local && isComputed(column.local.defaultKind) && !isComputed(column.defaultKind),
+  )
+  if (table.kind === 'table' && computed.length > 0) {
+    const names = computed.map((column) => `${code(column.name)} (${column.local!.defaultKind})`).join(', ')
+    paragraphs.push(
+      `An INSERT through this table fails: the local table computes ${names}, which this table declares as stored.`,
+    )
+    warn(
+      `an INSERT through it fails: the local table computes ${computed.map((column) => column.name).join(', ')}, which it declares as stored`,
+    )
+  }
+  return paragraphs
+}
+
+function isComputed(kind: ColumnDefaultKind): boolean {
+  return kind === 'MATERIALIZED' || kind === 'ALIAS'
+}
+
+/** `UInt8 DEFAULT 7`-style text of a type and how the column gets its value. */
+function declaration(column: ColumnMetadata | LocalColumnMetadata): string {
+  const type = code(column.type)
+  if (column.defaultKind === '') return type
+  return column.defaultExpression
+    ? `${type} ${column.defaultKind} ${code(column.defaultExpression)}`
+    : `${type} ${column.defaultKind}`
+}
+
+/**
+ * The column's comment, then its ClickHouse type and how it gets its value, then (for a
+ * Distributed table) how the local table declares it where that differs.
+ */
+function columnDoc(column: ColumnMetadata, key: string): string[] {
+  let typeLine = declaration(column)
   if (key !== column.name) typeLine = `Column ${code(column.name)}: ${typeLine}`
-  return [column.comment, typeLine]
+  const local =
+    column.local === null
+      ? 'Not in the local table.'
+      : column.local
+        ? `Local table: ${declaration(column.local)}.`
+        : ''
+  return [column.comment, typeLine, local]
 }
