@@ -106,6 +106,7 @@ export class ClickHouseConnection implements DatabaseConnection {
         profile: this.#state.profile,
         deleteStatement: this.#config.deleteStatement,
         updateStatement: this.#config.updateStatement,
+        cluster: this.#config.cluster,
       }).compileQuery(compiled.query, compiled.queryId)
     }
     return { sql: compiled.sql, params: parameterObject(compiled.parameters) }

@@ -53,4 +53,18 @@ export interface ClickHouseDialectConfig {
   readonly closeClient?: boolean | undefined
   /** How long a migrator waits for another one's lock before failing (default 600 000 ms). */
   readonly migrationLockTimeoutMs?: number | undefined
+  /**
+   * Run the schema builder's DDL on this cluster (a cluster of the servers' `remote_servers`
+   * config): every `db.schema` statement (CREATE/DROP/ALTER/RENAME TABLE, views, databases)
+   * carries `ON CLUSTER <name>`, so each node executes it from the ZooKeeper DDL queue. The
+   * Migrator's tables become ReplicatedMergeTree tables replicated to every node (ZooKeeper
+   * path `/clickhouse/kysely/<cluster>/{database}/<table>`, replica `{shard}-{replica}`, so
+   * the servers need the `shard` and `replica` macros), and the migration lock is taken on
+   * the whole cluster: two migrators on any two nodes never run at once.
+   *
+   * Raw `sql` statements are sent as written: that is the way to run one statement on the
+   * connected node only. Tables created without an engine stay plain MergeTree tables on
+   * each node; give replicated ones their engine with `modifyEnd`.
+   */
+  readonly cluster?: string | undefined
 }

@@ -49,11 +49,15 @@ export class ClickHouseDialect implements Dialect {
       profile: () => this.#state.profile,
       deleteStatement: this.#config.deleteStatement,
       updateStatement: this.#config.updateStatement,
+      cluster: this.#config.cluster,
     })
   }
 
   createAdapter(): DialectAdapter {
-    return new ClickHouseAdapter({ migrationLockTimeoutMs: this.#config.migrationLockTimeoutMs })
+    return new ClickHouseAdapter({
+      migrationLockTimeoutMs: this.#config.migrationLockTimeoutMs,
+      cluster: this.#config.cluster,
+    })
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: Kysely's Dialect interface takes Kysely<any>.

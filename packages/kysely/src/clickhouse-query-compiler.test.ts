@@ -598,3 +598,147 @@ describe('raw sql', () => {
     })
   })
 })
+
+describe('DDL on a cluster', () => {
+  const onCluster = compileDb('18.16.1', { cluster: 'main' })
+  const ddl = (query: { compile(): { sql: string } }) => query.compile().sql
+
+  it('puts ON CLUSTER after the table name of CREATE and DROP TABLE', () => {
+    expect(
+      ddl(
+        onCluster.schema
+          .createTable('users')
+          .addColumn('id', sql`UInt32`, (col) => col.primaryKey())
+          .addColumn('name', 'text'),
+      ),
+    ).toBe(
+      "create table `users` on cluster `main` (`id` UInt32, `name` String) engine = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/users', '{replica}') order by `id`",
+    )
+    expect(
+      ddl(
+        onCluster.schema
+          .createTable('analytics.hits')
+          .ifNotExists()
+          .addColumn('url', 'text')
+          .modifyEnd(
+            sql`engine = ReplicatedMergeTree('/clickhouse/tables/{shard}/hits', '{replica}') order by url`,
+          ),
+      ),
+    ).toBe(
+      "create table if not exists `analytics`.`hits` on cluster `main` (`url` String) engine = ReplicatedMergeTree('/clickhouse/tables/{shard}/hits', '{replica}') order by url",
+    )
+    expect(ddl(onCluster.schema.createTable('copy').as(onCluster.selectFrom('users').select('id')))).toBe(
+      "create table `copy` on cluster `main` engine = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/copy', '{replica}') order by tuple() as select `id` from `users`",
+    )
+    expect(ddl(onCluster.schema.dropTable('users'))).toBe('drop table `users` on cluster `main`')
+    expect(ddl(onCluster.schema.dropTable('analytics.hits').ifExists())).toBe(
+      'drop table if exists `analytics`.`hits` on cluster `main`',
+    )
+  })
+
+  it('puts ON CLUSTER between the table and the alterations of ALTER TABLE, and after RENAME', () => {
+    const alter = onCluster.schema.alterTable('users')
+    expect(ddl(alter.addColumn('age', 'int2', (col) => col.defaultTo(0)))).toBe(
+      'alter table `users` on cluster `main` add column `age` Int16 default 0',
+    )
+    expect(ddl(alter.addColumn('a', 'text').addColumn('b', 'text'))).toBe(
+      'alter table `users` on cluster `main` add column `a` String, add column `b` String',
+    )
+    expect(ddl(alter.dropColumn('age'))).toBe('alter table `users` on cluster `main` drop column `age`')
+    expect(ddl(alter.modifyColumn('age', 'bigint'))).toBe(
+      'alter table `users` on cluster `main` modify column `age` Int64',
+    )
+    expect(ddl(alter.alterColumn('age', (col) => col.setDefault(1)))).toBe(
+      'alter table `users` on cluster `main` modify column `age` default 1',
+    )
+    expect(ddl(alter.renameColumn('age', 'years'))).toBe(
+      'alter table `users` on cluster `main` rename column `age` to `years`',
+    )
+    expect(ddl(alter.addIndex('by_name').column('name'))).toBe(
+      'alter table `users` on cluster `main` add index `by_name` (`name`)',
+    )
+    expect(ddl(alter.dropIndex('by_name'))).toBe('alter table `users` on cluster `main` drop index `by_name`')
+    expect(ddl(alter.renameTo('people'))).toBe('rename table `users` to `people` on cluster `main`')
+  })
+
+  it('puts ON CLUSTER after the name of views and databases, and drops views as tables', () => {
+    const select = onCluster.selectFrom('users').select('id')
+    expect(ddl(onCluster.schema.createView('ids').as(select))).toBe(
+      'create view `ids` on cluster `main` as select `id` from `users`',
+    )
+    expect(ddl(onCluster.schema.createView('ids').ifNotExists().materialized().as(select))).toBe(
+      'create materialized view if not exists `ids` on cluster `main` as select `id` from `users`',
+    )
+    expect(ddl(onCluster.schema.dropView('ids').ifExists())).toBe(
+      'drop table if exists `ids` on cluster `main`',
+    )
+    expect(ddl(onCluster.schema.dropView('ids').materialized())).toBe('drop table `ids` on cluster `main`')
+    expect(ddl(onCluster.schema.createSchema('analytics').ifNotExists())).toBe(
+      'create database if not exists `analytics` on cluster `main`',
+    )
+    expect(ddl(onCluster.schema.dropSchema('analytics'))).toBe('drop database `analytics` on cluster `main`')
+  })
+
+  it('quotes the cluster name as an identifier', () => {
+    const odd = compileDb('18.16.1', { cluster: 'my`cluster' })
+    expect(ddl(odd.schema.dropTable('t'))).toBe('drop table `t` on cluster `my\\`cluster`')
+    expect(() => ddl(compileDb('18.16.1', { cluster: '' }).schema.dropTable('t'))).toThrow(
+      "cluster names a cluster of the servers' remote_servers; got an empty string",
+    )
+  })
+
+  it('refuses CREATE/DROP INDEX, which has no ON CLUSTER form', () => {
+    expect(() => ddl(onCluster.schema.createIndex('ix').on('users').column('name'))).toThrow(UsageError)
+    expect(() => ddl(onCluster.schema.dropIndex('ix').on('users'))).toThrow(
+      'ClickHouse has no DROP INDEX ... ON CLUSTER: use alterTable(t).dropIndex(...), which runs on the cluster',
+    )
+  })
+
+  it("creates the Migrator's tables replicated to every node of the cluster", () => {
+    // Exactly what Kysely's Migrator builds (migrator.js, #ensureMigrationTableExists / LockTableExists).
+    expect(
+      ddl(
+        onCluster.schema
+          .createTable('kysely_migration')
+          .ifNotExists()
+          .addColumn('name', 'varchar(255)', (col) => col.notNull().primaryKey())
+          .addColumn('timestamp', 'varchar(255)', (col) => col.notNull()),
+      ),
+    ).toBe(
+      'create table if not exists `kysely_migration` on cluster `main` (`name` String, `timestamp` String)' +
+        " engine = ReplicatedMergeTree('/clickhouse/kysely/main/{database}/kysely_migration', '{shard}-{replica}') order by `name`",
+    )
+    expect(
+      ddl(
+        onCluster.schema
+          .createTable('migrations.app_lock')
+          .ifNotExists()
+          .addColumn('id', 'varchar(255)', (col) => col.notNull().primaryKey())
+          .addColumn('is_locked', 'integer', (col) => col.notNull().defaultTo(0)),
+      ),
+    ).toBe(
+      'create table if not exists `migrations`.`app_lock` on cluster `main` (`id` String, `is_locked` Int32 default 0)' +
+        " engine = ReplicatedMergeTree('/clickhouse/kysely/main/{database}/app_lock', '{shard}-{replica}') order by `id`",
+    )
+  })
+
+  it('leaves DDL without ON CLUSTER when no cluster is configured, and raw SQL as written', () => {
+    expect(ddl(old.schema.dropTable('users'))).toBe('drop table `users`')
+    expect(ddl(old.schema.dropView('ids'))).toBe('drop table `ids`')
+    expect(ddl(old.schema.createView('ids').as(old.selectFrom('users').select('id')))).toBe(
+      'create view `ids` as select `id` from `users`',
+    )
+    expect(
+      ddl(
+        old.schema
+          .createTable('kysely_migration')
+          .ifNotExists()
+          .addColumn('name', 'varchar(255)', (col) => col.notNull().primaryKey())
+          .addColumn('timestamp', 'varchar(255)', (col) => col.notNull()),
+      ),
+    ).toBe(
+      'create table if not exists `kysely_migration` (`name` String, `timestamp` String) engine = MergeTree order by `name`',
+    )
+    expect(sql`DROP TABLE local_only`.compile(onCluster).sql).toBe('DROP TABLE local_only')
+  })
+})

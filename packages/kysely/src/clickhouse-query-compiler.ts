@@ -8,12 +8,17 @@ import {
   type ColumnDefinitionNode,
   type CommonTableExpressionNode,
   type CompiledQuery,
+  type CreateIndexNode,
   type CreateSchemaNode,
   type CreateTableNode,
+  type CreateViewNode,
   type DataTypeNode,
   DefaultQueryCompiler,
   type DeleteQueryNode,
+  type DropIndexNode,
   type DropSchemaNode,
+  type DropTableNode,
+  type DropViewNode,
   type FromNode,
   type InsertQueryNode,
   type JoinNode,
@@ -34,6 +39,7 @@ import {
   type WithNode,
 } from 'kysely'
 import { type ClauseMarker, splitClauses } from './clause-node.js'
+import { isMigratorTable, migratorTableEngine, shardTableEngine } from './cluster-table-engines.js'
 import { columnarInsert } from './columnar-insert.js'
 import { clickHouseDataType } from './data-type-mapping.js'
 import { commonType, inferredType, placeholderType } from './parameter-types.js'
@@ -62,6 +68,12 @@ export interface ClickHouseQueryCompilerOptions {
    * (the server refuses others with NOT_IMPLEMENTED), which is why they are not the default.
    */
   readonly updateStatement?: UpdateStatement | undefined
+  /**
+   * The cluster (a name in the servers' `remote_servers`) every schema-builder DDL runs on:
+   * each statement carries `ON CLUSTER <name>`, and Kysely's Migrator tables are created
+   * as ReplicatedMergeTree tables copied to every node (the dialect's `cluster` option).
+   */
+  readonly cluster?: string | undefined
 }
 
 /** The profile each compiled query was written for (read by the driver). */
@@ -181,6 +193,7 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
   readonly #profileSource: () => ServerProfile
   readonly #deleteStatement: DeleteStatement
   readonly #updateStatement: UpdateStatement
+  readonly #cluster: string | undefined
   #profile: ServerProfile = currentServerProfile
   /** Common table expressions to inline, innermost scope last. */
   #cteScopes: Map<string, CommonTableExpressionNode>[] = []
@@ -193,6 +206,10 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     this.#profileSource = typeof profile === 'function' ? profile : () => profile
     this.#deleteStatement = options.deleteStatement ?? 'auto'
     this.#updateStatement = options.updateStatement ?? 'mutation'
+    if (options.cluster !== undefined && options.cluster.length === 0) {
+      throw new UsageError("cluster names a cluster of the servers' remote_servers; got an empty string")
+    }
+    this.#cluster = options.cluster
   }
 
   override compileQuery(node: RootOperationNode, queryId: QueryId): CompiledQuery {
@@ -204,6 +221,7 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
         profile,
         deleteStatement: this.#deleteStatement,
         updateStatement: this.#updateStatement,
+        cluster: this.#cluster,
       })
       let compiled: CompiledQuery | undefined
       const text = () => {
@@ -787,6 +805,7 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     this.append('table ')
     if (node.ifNotExists) this.append('if not exists ')
     this.visitNode(node.table)
+    if (!node.temporary) this.#appendOnCluster()
     if (!node.selectQuery) {
       this.append(' (')
       this.compileList(node.columns)
@@ -798,7 +817,16 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     } else if (!node.temporary) {
       // A table needs an engine. Without one given (modifyEnd(sql`engine = ...`)), the
       // primary key becomes the MergeTree sorting key, which is also its primary index.
-      this.append(' engine = MergeTree order by ')
+      // On a cluster the table is replicated: the Migrator's tables to every node, others
+      // within their shard (ALTER ... ON CLUSTER refuses a plain MergeTree on a cluster
+      // whose shards have replicas: 371 "Table ... isn't replicated").
+      this.append(' engine = ')
+      if (this.#cluster === undefined) this.append('MergeTree')
+      else {
+        const name = node.table.table.identifier.name
+        this.append(isMigratorTable(node) ? migratorTableEngine(this.#cluster, name) : shardTableEngine(name))
+      }
+      this.append(' order by ')
       if (primaryKey.length === 0) this.append('tuple()')
       else if (primaryKey.length === 1) this.visitNode(primaryKey[0]!)
       else {
@@ -847,16 +875,78 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     }
   }
 
+  /** ` on cluster <name>` when the dialect runs DDL on a cluster. */
+  #appendOnCluster(): void {
+    if (this.#cluster === undefined) return
+    this.append(' on cluster ')
+    this.append(this.getLeftIdentifierWrapper())
+    this.append(this.sanitizeIdentifier(this.#cluster))
+    this.append(this.getRightIdentifierWrapper())
+  }
+
   protected override visitCreateSchema(node: CreateSchemaNode): void {
     this.append('create database ')
     if (node.ifNotExists) this.append('if not exists ')
     this.visitNode(node.schema)
+    this.#appendOnCluster()
   }
 
   protected override visitDropSchema(node: DropSchemaNode): void {
     this.append('drop database ')
     if (node.ifExists) this.append('if exists ')
     this.visitNode(node.schema)
+    this.#appendOnCluster()
+  }
+
+  protected override visitDropTable(node: DropTableNode): void {
+    if (node.cascade) unsupported('DROP TABLE ... CASCADE', 'drop the dependent views first')
+    this.append('drop table ')
+    if (node.ifExists) this.append('if exists ')
+    this.visitNode(node.table)
+    this.#appendOnCluster()
+  }
+
+  protected override visitCreateView(node: CreateViewNode): void {
+    this.append('create ')
+    if (node.orReplace) this.append('or replace ')
+    if (node.materialized) this.append('materialized ')
+    if (node.temporary) this.append('temporary ')
+    this.append('view ')
+    if (node.ifNotExists) this.append('if not exists ')
+    this.visitNode(node.name)
+    this.#appendOnCluster()
+    if (node.columns) {
+      this.append(' (')
+      this.compileList(node.columns)
+      this.append(')')
+    }
+    if (node.as) {
+      this.append(' as ')
+      this.visitNode(node.as)
+    }
+  }
+
+  /** A view is dropped as a table: every server has DROP TABLE for views, 18.16 no DROP VIEW. */
+  protected override visitDropView(node: DropViewNode): void {
+    if (node.cascade) unsupported('DROP VIEW ... CASCADE', 'drop the dependent views first')
+    this.append('drop table ')
+    if (node.ifExists) this.append('if exists ')
+    this.visitNode(node.name)
+    this.#appendOnCluster()
+  }
+
+  protected override visitCreateIndex(node: CreateIndexNode): void {
+    if (this.#cluster !== undefined) {
+      unsupported('CREATE INDEX ... ON CLUSTER', 'use alterTable(t).addIndex(...), which runs on the cluster')
+    }
+    super.visitCreateIndex(node)
+  }
+
+  protected override visitDropIndex(node: DropIndexNode): void {
+    if (this.#cluster !== undefined && this.parentNode?.kind !== 'AlterTableNode') {
+      unsupported('DROP INDEX ... ON CLUSTER', 'use alterTable(t).dropIndex(...), which runs on the cluster')
+    }
+    super.visitDropIndex(node)
   }
 
   protected override visitAlterTable(node: AlterTableNode): void {
@@ -865,10 +955,25 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
       this.visitNode(node.table)
       this.append(' to ')
       this.visitNode(node.renameTo)
+      this.#appendOnCluster()
       return
     }
     if (node.setSchema) unsupported('SET SCHEMA', 'use renameTo with a table in the other database')
-    super.visitAlterTable(node)
+    if (this.#cluster === undefined) {
+      super.visitAlterTable(node)
+      return
+    }
+    // Kysely's own ALTER with ON CLUSTER between the table and the first alteration.
+    this.append('alter table ')
+    this.visitNode(node.table)
+    this.#appendOnCluster()
+    this.append(' ')
+    for (const part of [node.addConstraint, node.dropConstraint, node.renameConstraint]) {
+      if (part) this.visitNode(part)
+    }
+    if (node.columnAlterations) this.compileColumnAlterations(node.columnAlterations)
+    if (node.addIndex) this.visitNode(node.addIndex)
+    if (node.dropIndex) this.visitNode(node.dropIndex)
   }
 
   protected override visitAlterColumn(node: AlterColumnNode): void {

@@ -16,7 +16,8 @@ import { ClickHouseConnection } from './clickhouse-connection.js'
  * `migrationLockTimeoutMs`, then fails with a message saying which table to drop.
  */
 
-const heldCodes = new Set([57, 473])
+/** TABLE_ALREADY_EXISTS, DDL_GUARD_IS_ACTIVE: the lock table is there, or being created. */
+export const heldCodes: ReadonlySet<number> = new Set([57, 473])
 
 /** The Kysely connection a migrator runs on, which is ours. */
 export async function migrationConnection(db: Kysely<unknown>): Promise<ClickHouseConnection | undefined> {
@@ -32,7 +33,8 @@ function lockTableRef(options: MigrationLockOptions) {
   return options.lockTableSchema ? sql.id(options.lockTableSchema, name) : sql.id(name)
 }
 
-function pause(ms: number): Promise<void> {
+/** A wait between two tries of a held lock. */
+export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
@@ -44,6 +46,25 @@ export interface HeldMigrationLock {
 }
 
 const held = new WeakMap<object, HeldMigrationLock>()
+
+/**
+ * Records the lock `holder` took on `db`. Migrations wait for their mutations (the migration
+ * table's own DELETE on the way down included), so that each step sees the effect of the
+ * one before.
+ */
+export async function rememberLock(db: Kysely<unknown>, holder: string): Promise<void> {
+  const connection = await migrationConnection(db)
+  held.set(db, { holder, connection, previousWait: connection?.waitForMutations ?? false })
+  if (connection) connection.waitForMutations = true
+}
+
+/** The lock this runner holds on `db`, if any, forgotten, with the connection as it was. */
+export function forgetLock(db: Kysely<unknown>): HeldMigrationLock | undefined {
+  const lock = held.get(db)
+  held.delete(db)
+  if (lock?.connection) lock.connection.waitForMutations = lock.previousWait
+  return lock
+}
 
 /** Takes the migration lock, waiting up to `timeoutMs` for another runner to finish. */
 export async function acquireMigrationLock(
@@ -82,11 +103,7 @@ export async function acquireMigrationLock(
     delay = Math.min(delay * 2, 1000)
   }
   await sql`INSERT INTO ${table} (holder, acquired_at) SELECT ${holder}, now()`.execute(db)
-  // Migrations wait for their mutations (the migration table's own DELETE on the way down
-  // included), so that each step sees the effect of the one before.
-  const connection = await migrationConnection(db)
-  held.set(db, { holder, connection, previousWait: connection?.waitForMutations ?? false })
-  if (connection) connection.waitForMutations = true
+  await rememberLock(db, holder)
 }
 
 /** Releases the lock this runner holds. */
@@ -94,9 +111,7 @@ export async function releaseMigrationLock(
   db: Kysely<unknown>,
   options: MigrationLockOptions,
 ): Promise<void> {
-  const lock = held.get(db)
-  held.delete(db)
-  if (lock?.connection) lock.connection.waitForMutations = lock.previousWait
+  const lock = forgetLock(db)
   if (!lock) return
   const table = lockTableRef(options)
   const { rows } = await sql<{ holder: string }>`SELECT holder FROM ${table}`.execute(db)
