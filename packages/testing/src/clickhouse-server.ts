@@ -291,6 +291,17 @@ function makeLocalServer(
     replica: where.place?.replica,
   }
   let killedAt: number | undefined
+  if (where.place) {
+    // A cluster node that dies by itself fails the next test that reaches it; say why here.
+    node.onExit(() => {
+      if (node.expectingExit) return
+      void errorLogTail(dir).then((tail) =>
+        process.stderr.write(
+          `[clickwire] cluster node shard ${where.place!.shard} replica ${where.place!.replica} (port ${ports.tcp}) exited by itself. Its log ends:\n${tail}\n`,
+        ),
+      )
+    })
+  }
   const server: ClickHouseServer = {
     ...info,
     get pid() {
@@ -320,8 +331,18 @@ function makeLocalServer(
         const wait = killedAt + zooKeeperSessionTimeoutMs + 1000 - performance.now()
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
       }
-      await node.start()
-      await waitReady(node, host, ports, 60_000)
+      // ZooKeeper expires a session on its own clock, late when the machine is busy; until
+      // then the start fails, so a replicated node tries again for a while.
+      for (let attempt = 1; ; attempt++) {
+        await node.start()
+        try {
+          await waitReady(node, host, ports, 60_000)
+          return
+        } catch (error) {
+          if (!where.zooKeeper || !node.exited || attempt === 10) throw error
+          await new Promise((resolve) => setTimeout(resolve, 2000))
+        }
+      }
     },
     stop() {
       // Stopping the first node of a cluster stops every node.
