@@ -1,6 +1,5 @@
 import { ClickHouseError, type Client, sql } from '@clickwire/client'
-import { quoteSqlString } from '@clickwire/protocol'
-import { parseDistributedEngine } from './distributed-engine.js'
+import { parseDistributedEngine, quoteSqlString } from '@clickwire/protocol'
 import {
   type ColumnMetadata,
   columnDefaultExpressionOf,
@@ -38,8 +37,10 @@ export async function introspectDistributed(
   features: ColumnsQueryFeatures,
   hasClusterFunction: () => Promise<boolean>,
 ): Promise<DistributedColumns | undefined> {
-  const engine = parseDistributedEngine(engineFull)
-  if (engine === undefined) return undefined
+  const parsed = parseDistributedEngine(engineFull)
+  if (parsed === undefined) return undefined
+  // The metadata's convention: '' for a database given as an expression, and for no key.
+  const engine = { ...parsed, database: parsed.database ?? '', shardingKey: parsed.shardingKey ?? '' }
   const about = { cluster: engine.cluster, database: engine.database, table: engine.table }
   const without = (problem: string): DistributedColumns => ({
     columns,

@@ -8,6 +8,7 @@ describe('parseDistributedEngine', () => {
     ).toEqual({
       cluster: 'clickwire_cluster',
       database: 'default',
+      databaseArgument: "'default'",
       table: 'events_local',
       shardingKey: 'rand()',
     })
@@ -17,6 +18,7 @@ describe('parseDistributedEngine', () => {
     expect(parseDistributedEngine('Distributed(clickwire_cluster, default, events_local, id)')).toEqual({
       cluster: 'clickwire_cluster',
       database: 'default',
+      databaseArgument: 'default',
       table: 'events_local',
       shardingKey: 'id',
     })
@@ -26,21 +28,29 @@ describe('parseDistributedEngine', () => {
     expect(parseDistributedEngine('Distributed(`my cluster`, "db""x", `t\\`1`, cityHash64(a, b))')).toEqual({
       cluster: 'my cluster',
       database: 'db"x',
+      databaseArgument: '"db""x"',
       table: 't`1',
       shardingKey: 'cityHash64(a, b)',
     })
     expect(parseDistributedEngine("Distributed('c', 'd', 'it\\'s, a '' table')")).toEqual({
       cluster: 'c',
       database: 'd',
+      databaseArgument: "'d'",
       table: "it's, a ' table",
-      shardingKey: '',
+      shardingKey: undefined,
     })
   })
 
   it('keeps a sharding key with strings, brackets and commas whole, and ignores the policy', () => {
     expect(
       parseDistributedEngine("Distributed(c, d, t, sipHash64(concat(a, ',)'), [1, 2]), 'policy')"),
-    ).toEqual({ cluster: 'c', database: 'd', table: 't', shardingKey: "sipHash64(concat(a, ',)'), [1, 2])" })
+    ).toEqual({
+      cluster: 'c',
+      database: 'd',
+      databaseArgument: 'd',
+      table: 't',
+      shardingKey: "sipHash64(concat(a, ',)'), [1, 2])",
+    })
   })
 
   it('reads the engine out of a create_table_query', () => {
@@ -48,15 +58,22 @@ describe('parseDistributedEngine', () => {
       parseDistributedEngine(
         "CREATE TABLE default.d (`id` UInt64 COMMENT 'x (y') ENGINE = Distributed('c', 'default', 'l', id)",
       ),
-    ).toEqual({ cluster: 'c', database: 'default', table: 'l', shardingKey: 'id' })
+    ).toEqual({
+      cluster: 'c',
+      database: 'default',
+      databaseArgument: "'default'",
+      table: 'l',
+      shardingKey: 'id',
+    })
   })
 
-  it('leaves the database empty when it is an expression', () => {
+  it('gives no database name when it is an expression, only the expression', () => {
     expect(parseDistributedEngine('Distributed(c, currentDatabase(), t)')).toEqual({
       cluster: 'c',
-      database: '',
+      database: undefined,
+      databaseArgument: 'currentDatabase()',
       table: 't',
-      shardingKey: '',
+      shardingKey: undefined,
     })
   })
 

@@ -1,13 +1,15 @@
-import { unescapeSqlText, unquoteSqlString } from '@clickwire/protocol'
+import { unescapeSqlText, unquoteSqlString } from './sql-quoting.js'
 
 /** The arguments of a `Distributed(cluster, database, table[, sharding_key[, policy]])` engine. */
 export interface DistributedEngine {
   readonly cluster: string
-  /** The local table's database; `''` when it is an expression codegen cannot evaluate. */
-  readonly database: string
+  /** The local table's database; undefined when it is an expression (see {@link databaseArgument}). */
+  readonly database: string | undefined
+  /** The database argument as written, e.g. `currentDatabase()` when it is not a name. */
+  readonly databaseArgument: string
   readonly table: string
-  /** The sharding key expression as the server prints it, `''` when there is none. */
-  readonly shardingKey: string
+  /** The sharding key expression as the server prints it; undefined when there is none. */
+  readonly shardingKey: string | undefined
 }
 
 /**
@@ -30,7 +32,8 @@ export function parseDistributedEngine(text: string): DistributedEngine | undefi
   const cluster = nameOf(args[0]!)
   const table = nameOf(args[2]!)
   if (cluster === undefined || table === undefined) return undefined
-  return { cluster, database: nameOf(args[1]!) ?? '', table, shardingKey: args[3] ?? '' }
+  const shardingKey = args[3] === undefined || args[3] === '' ? undefined : args[3]
+  return { cluster, database: nameOf(args[1]!), databaseArgument: args[1]!, table, shardingKey }
 }
 
 /** A name given as a bare identifier, a quoted identifier or a string literal. */
