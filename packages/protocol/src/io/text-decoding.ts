@@ -73,16 +73,28 @@ export function decodeUtf8(bytes: Uint8Array): string {
 
 const internLimit = 32
 const slots = 4096
+const sharedSlots = 1 << 16
+
+/**
+ * The process's recent short ASCII strings, by hash of their bytes. One cache for every
+ * column of every block: a per-column cache was rebuilt for each block (three 4096-slot
+ * arrays per String column per block, ~310 MB of short-lived allocation reading 697k ontime
+ * rows), and a value repeated across blocks was made again in each. A hit is verified
+ * character by character against the bytes, so it can never return the wrong text. It holds
+ * at most 65,536 strings of at most 32 characters (a few MB).
+ */
+const shared: (string | undefined)[] = new Array(sharedSlots)
 
 /**
  * Decodes strings of one byte array, handing out the same string object for repeated
- * short values. Each slot remembers where its string's bytes are, and a hit is verified
- * byte by byte, so a hash collision can never return the wrong text.
+ * short values. ASCII values go through the process-wide cache above; other short values
+ * through this array's own slots, each remembering where its string's bytes are, a hit
+ * verified byte by byte.
  */
 export class StringInterner {
-  private readonly starts = new Int32Array(slots).fill(-1)
-  private readonly lengths = new Int32Array(slots)
-  private readonly values: string[] = new Array(slots)
+  private starts: Int32Array | undefined
+  private lengths: Int32Array | undefined
+  private values: string[] | undefined
   private readonly source: TextSource
 
   constructor(readonly bytes: Uint8Array) {
@@ -95,10 +107,39 @@ export class StringInterner {
     if (length === 0) return ''
     const bytes = this.bytes
     let hash = length
-    for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + bytes[i]!) | 0
+    let high = 0
+    for (let i = start; i < end; i++) {
+      const byte = bytes[i]!
+      hash = (Math.imul(hash, 31) + byte) | 0
+      high |= byte
+    }
+    if (high > 0x7f) return this.nonAscii(start, end, hash)
+    const slot = (hash ^ (hash >>> 16)) & (sharedSlots - 1)
+    const known = shared[slot]
+    if (known !== undefined && known.length === length) {
+      let same = true
+      for (let i = 0; i < length; i++) {
+        if (known.charCodeAt(i) !== bytes[start + i]) {
+          same = false
+          break
+        }
+      }
+      if (same) return known
+    }
+    const text = this.source.utf8(start, end)
+    shared[slot] = text
+    return text
+  }
+
+  private nonAscii(start: number, end: number, hash: number): string {
+    const length = end - start
+    const bytes = this.bytes
+    const starts = (this.starts ??= new Int32Array(slots).fill(-1))
+    const lengths = (this.lengths ??= new Int32Array(slots))
+    const values = (this.values ??= new Array(slots))
     const slot = (hash ^ (hash >>> 12)) & (slots - 1)
-    const known = this.starts[slot]!
-    if (known >= 0 && this.lengths[slot] === length) {
+    const known = starts[slot]!
+    if (known >= 0 && lengths[slot] === length) {
       let same = true
       for (let i = 0; i < length; i++) {
         if (bytes[known + i] !== bytes[start + i]) {
@@ -106,12 +147,12 @@ export class StringInterner {
           break
         }
       }
-      if (same) return this.values[slot]!
+      if (same) return values[slot]!
     }
     const text = this.source.utf8(start, end)
-    this.starts[slot] = start
-    this.lengths[slot] = length
-    this.values[slot] = text
+    starts[slot] = start
+    lengths[slot] = length
+    values[slot] = text
     return text
   }
 }
