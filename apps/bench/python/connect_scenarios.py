@@ -3,6 +3,11 @@
   rows                          (14)  query().result_rows
   iterate / -strings / -ints    (17) (15) (16)  query_rows_stream()
   arrow / -ints / -strings      (20) (22) (24)  query_arrow() with Arrow strings as strings
+
+Native results decode with clickhouse-connect's compiled Rust codec when clickhouse-connect-core
+is installed (``native_codec="rust_strict"``: a query it cannot serve fails instead of quietly
+falling back to Python, so the report's "native_codec=rust" holds for every run), else with its
+Python/Cython codec. The Arrow methods do not use that codec.
 """
 import sys
 
@@ -14,6 +19,13 @@ if work.startswith("arrow"):
 
 import clickhouse_connect
 
+try:
+    import _ch_core  # noqa: F401  (clickhouse-connect-core, the rust extra)
+
+    native_codec = "rust_strict"
+except ImportError:
+    native_codec = "python"
+
 from bench_timing import report  # the clock starts here
 
 client = clickhouse_connect.get_client(
@@ -23,6 +35,7 @@ client = clickhouse_connect.get_client(
     password=config.PASSWORD,
     query_limit=None,
     compress=False,
+    native_codec=native_codec,
 )
 query = config.ontime_query(work, point)
 

@@ -112,7 +112,7 @@ function pythonPackages(tools: BenchTools, paths: BenchPaths): Record<string, st
   if (!tools.python) return {}
   const script = [
     'import importlib.metadata as m, json',
-    'names = {"requests": "requests", "ujson": "ujson", "clickhouse_driver": "clickhouse-driver", "clickhouse_connect": "clickhouse-connect", "pyarrow": "pyarrow", "numpy": "numpy", "pandas": "pandas"}',
+    'names = {"requests": "requests", "ujson": "ujson", "clickhouse_driver": "clickhouse-driver", "clickhouse_connect": "clickhouse-connect", "clickhouse_connect_core": "clickhouse-connect-core", "pyarrow": "pyarrow", "numpy": "numpy", "pandas": "pandas"}',
     'found = {}',
     'for module, dist in names.items():',
     '    try: found[module] = m.version(dist)',
@@ -178,9 +178,13 @@ export function describePeers(tools: BenchTools, paths: BenchPaths): Map<ClientI
     python.clickhouse_driver,
     noPython ?? (python.clickhouse_driver ? undefined : setupHint),
   )
+  // connect_scenarios.py decodes Native with the compiled codec exactly when its wheel is there.
+  const connectCodec = python.clickhouse_connect_core
+    ? `native_codec=rust, clickhouse-connect-core ${python.clickhouse_connect_core}`
+    : 'native_codec=python'
   add(
     'clickhouse-connect',
-    python.clickhouse_connect,
+    python.clickhouse_connect ? `${python.clickhouse_connect} (${connectCodec})` : undefined,
     noPython ?? (python.clickhouse_connect ? undefined : setupHint),
   )
   add('ch-go', goModuleVersion(paths), tools.chgo ? undefined : setupHint)

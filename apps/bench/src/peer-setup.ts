@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { which } from './bench-tools.js'
 import type { BenchPaths } from './variant-launch.js'
@@ -7,11 +7,14 @@ import type { BenchPaths } from './variant-launch.js'
 /**
  * The Python packages of the reference's `pip freeze`, pinned to its versions so the
  * peers run the code the reference measured (its `zstd==1.5.7.3` is yanked from PyPI and
- * unused without compression, so it is left out).
+ * unused without compression, so it is left out). clickhouse-connect is the current 1.12
+ * instead, with clickhouse-connect-core (its `rust` extra: the compiled `_ch_core` Native
+ * codec that `native_codec='rust'` selects), so the peer measured is its fastest one.
  */
 export const pythonPeerPackages = [
   'clickhouse-driver==0.2.11',
-  'clickhouse-connect==1.4.2',
+  'clickhouse-connect==1.12.0',
+  'clickhouse-connect-core==0.2.3',
   'clickhouse-cityhash==1.0.2.5',
   'lz4==4.4.5',
   'requests==2.34.2',
@@ -20,6 +23,27 @@ export const pythonPeerPackages = [
   'numpy==2.4.6',
   'pandas==3.0.3',
 ]
+
+/**
+ * The `*.dist-info` folders in `target` of pinned packages at another version than their pin.
+ * `pip install --target --upgrade` replaces a package's modules but leaves the old version's
+ * dist-info beside the new one, and `importlib.metadata` (which the report's version line
+ * reads) may then answer with the old version.
+ */
+export function staleDistInfo(entries: readonly string[], pins: readonly string[]): string[] {
+  const wanted = new Map(
+    pins.map((pin) => {
+      const [name, version] = pin.split('==') as [string, string]
+      return [name.toLowerCase().replace(/[-.]/g, '_'), version] as const
+    }),
+  )
+  return entries.filter((entry) => {
+    const match = /^(.+)-([^-]+)\.dist-info$/.exec(entry)
+    if (!match) return false
+    const version = wanted.get(match[1]!.toLowerCase().replace(/[-.]/g, '_'))
+    return version !== undefined && version !== match[2]
+  })
+}
 
 function run(
   file: string,
@@ -55,6 +79,12 @@ export async function setupPeers(
   let python = false
   const python3 = which('python3')
   if (python3) {
+    const target = join(paths.peers, 'python')
+    await mkdir(target, { recursive: true })
+    for (const stale of staleDistInfo(await readdir(target), pythonPeerPackages)) {
+      log(`removing ${stale} (another version than the pin)`)
+      await rm(join(target, stale), { recursive: true, force: true })
+    }
     python = await run(
       python3,
       [
@@ -66,7 +96,7 @@ export async function setupPeers(
         '--quiet',
         '--upgrade',
         '--target',
-        join(paths.peers, 'python'),
+        target,
         ...pythonPeerPackages,
       ],
       { log },
