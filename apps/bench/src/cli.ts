@@ -17,6 +17,7 @@ import { startClickHouse } from '@clickwire/testing'
 import { Command, InvalidArgumentError } from 'commander'
 import { goalChecks } from './bench-results.js'
 import { type RunOptions, runBench } from './bench-run.js'
+import { renderFigures, runClusterInsert } from './cluster-insert.js'
 import { ensureOntimeDataset } from './ontime-loader.js'
 import { type Cutoff, referenceCutoffs } from './ontime-schema.js'
 import { setupPeers } from './peer-setup.js'
@@ -247,5 +248,29 @@ program
       await server.stop()
     }
   })
+
+program
+  .command('cluster-insert')
+  .description(
+    'insert throughput into a 1- and 2-shard cluster: a sync Distributed insert vs direct to the shards',
+  )
+  .option('--server <generation>', 'the throwaway servers: modern or 18.16', parseServer)
+  .option('--rows <n>', 'rows per insert', positive, 2_000_000)
+  .option('--repetitions <n>', 'timed inserts per path and shard count', positive, 3)
+  .option('--transport <name>', 'native or http', 'native')
+  .action(
+    async (options: { server?: ServerGeneration; rows: number; repetitions: number; transport: string }) => {
+      const generation = chooseGeneration(options.server)
+      const transport = options.transport === 'http' ? 'http' : 'native'
+      const log = (line: string) => process.stderr.write(`${line}\n`)
+      const { version, figures } = await runClusterInsert({ ...options, generation, transport, log })
+      process.stdout.write(
+        renderFigures(
+          figures,
+          `ClickHouse ${version}, ${transport}, ${options.rows} rows, median of ${options.repetitions}`,
+        ),
+      )
+    },
+  )
 
 await program.parseAsync()

@@ -1,7 +1,8 @@
 import type { BlockStream, NativeBlock, TraceContext } from '@clickwire/protocol'
 import { type ClientLog, errorContext } from './client-logger.js'
 import type { QuerySummary } from './query-summary.js'
-import type { QueryTracer, TracedCall } from './query-tracing.js'
+import type { TracedCall } from './query-tracing.js'
+import type { CallTracer } from './query-tracing-loader.js'
 
 /** The calls the client logs and traces. */
 export type ObservedKind = 'query' | 'insert' | 'command' | 'queryRaw' | 'insertRaw'
@@ -32,7 +33,7 @@ const loggedQueryChars = 1000
 export class CallObserver {
   constructor(
     readonly log: ClientLog,
-    readonly tracer: QueryTracer | undefined,
+    readonly tracer: CallTracer | undefined,
     readonly transport: 'native' | 'http',
   ) {}
 

@@ -1,7 +1,9 @@
 import {
   AbortError,
   type BlockStream,
+  type ColumnMeta,
   type ExternalTable,
+  type InsertBatch,
   type InsertResult,
   listenForAbort,
   newQueryId,
@@ -25,9 +27,12 @@ import { ClientLog } from './client-logger.js'
 import { describeEndpoints, type ResolvedClientOptions } from './client-options.js'
 import type { InsertValues } from './insert-values.js'
 import { type QuerySummary, querySummary } from './query-summary.js'
-import { QueryTracer } from './query-tracing.js'
+import { lazyTracer } from './query-tracing-loader.js'
 import { ResultSet } from './result-set.js'
-import { SqlFragment } from './sql-template.js'
+import type { ShardOutcome } from './shard-insert-error.js'
+import type { ShardedInserter, ShardedInsertOptions } from './sharded-insert.js'
+import { isSqlFragment } from './sql-fragment-brand.js'
+import type { SqlFragment } from './sql-template.js'
 
 /** Options of one query. */
 export interface QueryCallOptions extends QueryEvents {
@@ -46,8 +51,8 @@ export interface QueryCallOptions extends QueryEvents {
   readonly httpHeaders?: Readonly<Record<string, string>> | undefined
 }
 
-/** Options of one insert. */
-export interface InsertCallOptions {
+/** Options of one insert (`sharding: 'direct'` writes a Distributed table's shards directly). */
+export interface InsertCallOptions extends ShardedInsertOptions {
   /** Columns to insert into; default the names the values carry, else every insertable column. */
   readonly columns?: readonly string[] | undefined
   readonly settings?: Settings | undefined
@@ -120,7 +125,12 @@ export interface ClientInsertResult extends InsertResult {
   readonly summary: QuerySummary
   /** HTTP: the server's response headers, names lower case; empty over native. */
   readonly responseHeaders: Readonly<Record<string, string>>
+  /** `sharding: 'direct'`: what each shard wrote (rowsWritten and summary are their sums). */
+  readonly shards?: readonly ShardOutcome[] | undefined
 }
+
+/** Makes a transport for resolved options (the build's factory: native in Node, HTTP anywhere). */
+export type TransportFactory = (options: ResolvedClientOptions) => Transport
 
 /** The one API over both transports. */
 export interface Client {
@@ -230,10 +240,14 @@ export class ClickwireClient implements Client {
   #features: Promise<ParameterTypeFeatures> | undefined
   #timezone: Promise<string> | undefined
   #closed = false
+  /** Makes the transports of the shards a direct-to-shard insert writes to. */
+  readonly #transportFor: TransportFactory | undefined
+  #sharded: ShardedInserter | undefined
 
-  constructor(options: ResolvedClientOptions, transport: Transport) {
+  constructor(options: ResolvedClientOptions, transport: Transport, transportFor?: TransportFactory) {
     registerSecret(options.password)
     this.#options = options
+    this.#transportFor = transportFor
     this.transport = options.kind
     this.#transport = transport
     const log = new ClientLog(options.logger, options.logLevel, options.password)
@@ -241,7 +255,7 @@ export class ClickwireClient implements Client {
     const tracer =
       options.tracing === undefined || options.tracing === false
         ? undefined
-        : new QueryTracer(options.tracing, {
+        : lazyTracer(options.tracing, {
             address: first.host,
             port: first.port,
             database: options.database,
@@ -300,7 +314,7 @@ export class ClickwireClient implements Client {
     },
   ): Promise<{ sql: string; params: Readonly<Record<string, unknown>> | undefined }> {
     if (typeof query === 'string') return { sql: query, params }
-    if (!SqlFragment.isInstance(query)) throw new UsageError('query takes a string or a sql`...` fragment')
+    if (!isSqlFragment(query)) throw new UsageError('query takes a string or a sql`...` fragment')
     if (!this.#features) {
       const asking = this.#transport.serverInfo().then((info) => parameterFeaturesOf(info.version))
       this.#features = asking
@@ -390,6 +404,21 @@ export class ClickwireClient implements Client {
     const blockRows = options.blockRows ?? this.#options.insertBlockRows ?? 65_536
     // Loaded on the first insert: a page that only reads does not carry the insert code.
     const { insertSource } = await import('./insert-values.js')
+    if (options.sharding === 'direct') {
+      // Its code loads on first use; it reaches shard clients' inserts through this closure.
+      const { directInserter } = await import('./sharded-insert.js')
+      this.#sharded ??= directInserter({
+        client: this,
+        options: this.#options,
+        transportFor: this.#transportFor,
+        insertSource,
+        open: (options, transport) => new ClickwireClient(options, transport),
+        insertBatches: (shard, ...args) => shard.#insertBatches(...args),
+      })
+      return this.#sharded.insert(table, values, options)
+    }
+    if (options.sharding !== undefined && options.sharding !== 'distributed')
+      throw new UsageError(`sharding must be 'distributed' or 'direct', got ${String(options.sharding)}`)
     // Columns chosen by the caller pick keys; columns taken from the first row's keys make
     // a later row's other key an error rather than a value silently dropped.
     const source = await insertSource(
@@ -397,20 +426,31 @@ export class ClickwireClient implements Client {
       blockRows,
       options.columns === undefined,
     )
-    const queryId = options.queryId ?? newQueryId()
     try {
-      return await this.#observedInsert({ kind: 'insert', queryId, table }, options.httpHeaders, (extra) =>
-        this.#transport.insert(table, (header) => source.batches(header), {
-          ...options,
-          queryId,
-          columns: options.columns ?? source.names,
-          ...extra,
-        }),
+      return await this.#insertBatches(
+        table,
+        options.columns ?? source.names,
+        (header) => source.batches(header),
+        options,
       )
     } finally {
       // Whatever happened, the caller's iterator must not stay suspended.
       await source.close()
     }
+  }
+
+  /** An observed insert of batches made for the server's header. */
+  #insertBatches(
+    table: string,
+    columns: readonly string[] | undefined,
+    batches: (header: readonly ColumnMeta[]) => AsyncIterable<InsertBatch>,
+    options: InsertCallOptions,
+  ): Promise<ClientInsertResult> {
+    const queryId = options.queryId ?? newQueryId()
+    const { sharding: _sharding, shardUrl: _shardUrl, ...rest } = options
+    return this.#observedInsert({ kind: 'insert', queryId, table }, options.httpHeaders, (extra) =>
+      this.#transport.insert(table, batches, { ...rest, queryId, columns, ...extra }),
+    )
   }
 
   async queryRaw(query: string | SqlFragment, options: RawQueryCallOptions = {}): Promise<RawStream> {
@@ -495,7 +535,7 @@ export class ClickwireClient implements Client {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    await this.#transport.close()
+    await Promise.all([this.#transport.close(), this.#sharded?.close()])
     this.#observer.log.info('client closed', {
       transport: this.transport,
       url: describeEndpoints(this.#options),

@@ -8,6 +8,8 @@ export {
   type ColumnMeta,
   ConnectionError,
   type ExternalTable,
+  type HostStrategy,
+  type HostStrategyName,
   type InsertResult,
   type KnownSettings,
   type ProfileInfo,
@@ -39,12 +41,15 @@ export type {
 } from './clickwire-client.js'
 export { consoleLogger, type LogContext, type Logger, type LogLevel } from './client-logger.js'
 export { type ClientOptions, parseClientUrl, type TlsOptions } from './client-options.js'
+export type { ClusterDiscoveryOptions, ClusterNode } from './cluster-discovery-options.js'
 export type { ArrowLike, ColumnValues, InsertChunk, InsertValues } from './insert-values.js'
 export { jsonReplacer } from './json-replacer.js'
 export type { QuerySummary } from './query-summary.js'
 export type { SpanLike, TracerLike, TracingOption } from './query-tracing.js'
 export type { ColumnValuesOf, NumberArray, ResultColumns } from './result-columns.js'
 export { type BlockIterationOptions, ResultBlock, ResultSet } from './result-set.js'
+export { ShardInsertError, type ShardOutcome } from './shard-insert-error.js'
+export type { ClusterReplica, ShardedInsertOptions } from './sharded-insert.js'
 export {
   type CompiledSql,
   SqlFragment,

@@ -89,6 +89,50 @@ describe('resolveClientOptions', () => {
     ])
   })
 
+  it("takes ClickHouse's load_balancing names for hostStrategy, resolved to the hyphenated ones", () => {
+    const strategy = (input: Parameters<typeof resolveClientOptions>[0]) =>
+      resolveClientOptions(input).hostStrategy
+    expect(strategy('clickhouse://a,b')).toBeUndefined()
+    expect(strategy('clickhouse://a,b?hostStrategy=round_robin')).toBe('round-robin')
+    expect(strategy('clickhouse://a,b?hostStrategy=first-or-random')).toBe('first-or-random')
+    expect(strategy({ url: 'http://a,b', hostStrategy: 'first_or_random' })).toBe('first-or-random')
+    // The setting picks the client's strategy too, and still goes to the server.
+    const fromSetting = resolveClientOptions('http://a,b/?load_balancing=round_robin')
+    expect([fromSetting.hostStrategy, fromSetting.settings]).toEqual([
+      'round-robin',
+      { load_balancing: 'round_robin' },
+    ])
+    expect(strategy({ url: 'clickhouse://a,b', settings: { load_balancing: 'in_order' } })).toBe('in-order')
+    // hostStrategy wins over the setting, which then only tells the server.
+    expect(strategy('clickhouse://a,b?load_balancing=random&hostStrategy=in_order')).toBe('in-order')
+    // A policy only a server can apply stays a setting, the client keeps its default.
+    const serverOnly = resolveClientOptions('clickhouse://a,b?load_balancing=nearest_hostname')
+    expect([serverOnly.hostStrategy, serverOnly.settings]).toEqual([
+      undefined,
+      { load_balancing: 'nearest_hostname' },
+    ])
+    expect(() =>
+      resolveClientOptions({ url: 'clickhouse://a,b', hostStrategy: 'nearest_hostname' as never }),
+    ).toThrow(/^hostStrategy nearest_hostname ranks replicas by host name distance/)
+    expect(() => resolveClientOptions('clickhouse://a?hostStrategy=fastest')).toThrow(
+      'hostStrategy must be in-order, round-robin, random or first-or-random (or in_order, round_robin, first_or_random), got fastest',
+    )
+  })
+
+  it('takes discoverCluster as an option and a URL parameter, and checks it', () => {
+    expect(resolveClientOptions('clickhouse://a?discoverCluster=main').discoverCluster).toBe('main')
+    expect(
+      resolveClientOptions({ url: 'http://a', discoverCluster: { cluster: 'main', shard: 1 } })
+        .discoverCluster,
+    ).toEqual({
+      cluster: 'main',
+      shard: 1,
+    })
+    expect(() =>
+      resolveClientOptions({ url: 'http://a', discoverCluster: { cluster: 'main', shard: -1 } }),
+    ).toThrow('discoverCluster.shard must be a shard number from 1, got -1')
+  })
+
   it('refuses unknown options, naming the settings route', () => {
     expect(() => resolveClientOptions({ url: 'http://h', max_threads: 2 } as never)).toThrow(
       'unknown client option "max_threads": ClickHouse settings go in `settings`',

@@ -1,13 +1,16 @@
 import {
   type CompressionOption,
-  type HostStrategy,
+  type HostStrategyName,
+  hostStrategyOfLoadBalancing,
   parseConnectionUrl,
+  resolveHostStrategy,
   type Settings,
   type TlsOptions,
   UsageError,
   type ValueMapping,
 } from '@clickwire/protocol'
 import type { Logger, LogLevel } from './client-logger.js'
+import { type ClusterDiscoveryOptions, resolveDiscovery } from './cluster-discovery-options.js'
 import type { TracingOption } from './query-tracing.js'
 
 /** TLS settings for `clickhouses://` and `https://` (protocol's, shared by both transports). */
@@ -57,10 +60,25 @@ export interface ClientOptions extends Partial<ValueMapping> {
    * connection, HTTP for one of the `maxConnections` requests its calls may run at once.
    */
   readonly acquireTimeoutMs?: number | undefined
-  /** With several hosts: try them `in-order` (failover), `round-robin`, or `random`. */
-  readonly hostStrategy?: HostStrategy | undefined
-  /** How long a failed host is set aside. */
+  /**
+   * With several hosts, which one a new connection (native) or request (HTTP) goes to:
+   * `in-order` (the first healthy one; the rest are failover), `round-robin`, `random`, or
+   * `first-or-random` (the first while healthy, else a random healthy one). ClickHouse's
+   * `load_balancing` names are aliases: `in_order`, `round_robin`, `first_or_random`. Without
+   * this option, a `load_balancing` setting (in `settings` or the URL) of one of those values
+   * picks the strategy too, and still goes to the server, where it picks the replicas of
+   * Distributed reads. Default `in-order`.
+   */
+  readonly hostStrategy?: HostStrategyName | undefined
+  /** How long a failed host is set aside (default 30 s). */
   readonly hostCooldownMs?: number | undefined
+  /**
+   * Use the nodes of a cluster as the hosts, read from `system.clusters` of the URL's
+   * host(s) (the seeds) before the first call, then every `refreshIntervalMs` and after a
+   * host is set aside: a cluster name, or {@link ClusterDiscoveryOptions} (a `shard` to keep
+   * to one shard's replicas, the `port` of each node for HTTP and TLS). URL: `?discoverCluster=name`.
+   */
+  readonly discoverCluster?: string | ClusterDiscoveryOptions | undefined
   /**
    * The application's name, as the server records it: native sends it as the client name
    * (`client_name` in system.query_log and system.processes); HTTP in Node sends it first in
@@ -144,6 +162,7 @@ const urlOptions: Record<string, (value: string) => unknown> = {
   acquireTimeoutMs: Number,
   hostStrategy: String,
   hostCooldownMs: Number,
+  discoverCluster: String,
   clientName: String,
   application: String,
   logLevel: String,
@@ -228,6 +247,7 @@ const optionNames = new Set([
   'acquireTimeoutMs',
   'hostStrategy',
   'hostCooldownMs',
+  'discoverCluster',
   'clientName',
   'application',
   'httpHeaders',
@@ -270,7 +290,12 @@ export function resolveClientOptions(input: string | ClientOptions): ResolvedCli
     }
   }
   const { url: _url, ...rest } = options
-  const named = { ...first.options, ...rest } as { clientName?: unknown; application?: unknown }
+  const named = { ...first.options, ...rest } as {
+    clientName?: unknown
+    application?: unknown
+    hostStrategy?: unknown
+    discoverCluster?: string | ClusterDiscoveryOptions
+  }
   if (
     named.clientName !== undefined &&
     named.application !== undefined &&
@@ -281,9 +306,14 @@ export function resolveClientOptions(input: string | ClientOptions): ResolvedCli
     throw new UsageError(
       'httpHeaders are HTTP headers: the native protocol (clickhouse://) has none; use an http:// or https:// URL, or drop them',
     )
+  const settings = { ...Object.assign({}, ...parsed.map((each) => each.settings)), ...options.settings }
+  // One vocabulary: the strategy is resolved to our hyphenated names here, once.
+  const strategy = named.hostStrategy ?? hostStrategyOfLoadBalancing(settings.load_balancing)
+  resolveDiscovery(named.discoverCluster)
   return {
     ...first.options,
     ...rest,
+    hostStrategy: strategy === undefined ? undefined : resolveHostStrategy(strategy),
     clientName: named.clientName ?? named.application,
     kind: first.kind,
     secure: first.secure || first.options.secure === true,
@@ -292,7 +322,7 @@ export function resolveClientOptions(input: string | ClientOptions): ResolvedCli
     username: options.username ?? first.username ?? 'default',
     password: options.password ?? first.password ?? '',
     database: options.database ?? first.database,
-    settings: { ...Object.assign({}, ...parsed.map((each) => each.settings)), ...options.settings },
+    settings,
   } as ResolvedClientOptions
 }
 

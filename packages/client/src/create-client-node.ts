@@ -1,5 +1,5 @@
 import { ClickwireClient, type Client } from './clickwire-client.js'
-import { type ClientOptions, resolveClientOptions } from './client-options.js'
+import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from './client-options.js'
 import { httpTransportFor } from './http-transport-factory.js'
 import { nativeTransportFor } from './native-transport-factory-node.js'
 import { withUserAgent } from './user-agent-node.js'
@@ -20,7 +20,7 @@ import { withUserAgent } from './user-agent-node.js'
  */
 export function createClient(urlOrOptions: string | ClientOptions): Client {
   const options = resolveClientOptions(urlOrOptions)
-  const transport =
-    options.kind === 'native' ? nativeTransportFor(options) : httpTransportFor(withUserAgent(options))
-  return new ClickwireClient(options, transport)
+  const transportFor = (resolved: ResolvedClientOptions) =>
+    resolved.kind === 'native' ? nativeTransportFor(resolved) : httpTransportFor(withUserAgent(resolved))
+  return new ClickwireClient(options, transportFor(options), transportFor)
 }

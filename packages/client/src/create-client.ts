@@ -1,6 +1,6 @@
 import { UsageError } from '@clickwire/protocol'
 import { ClickwireClient, type Client } from './clickwire-client.js'
-import { type ClientOptions, resolveClientOptions } from './client-options.js'
+import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from './client-options.js'
 import { httpTransportFor } from './http-transport-factory.js'
 import { pageOrigin } from './simple-requests.js'
 
@@ -28,5 +28,6 @@ export function createClient(urlOrOptions: string | ClientOptions): Client {
     )
   }
   // On a page of another origin than the server, requests are CORS simple ones by default.
-  return new ClickwireClient(options, httpTransportFor(options, pageOrigin()))
+  const transportFor = (resolved: ResolvedClientOptions) => httpTransportFor(resolved, pageOrigin())
+  return new ClickwireClient(options, transportFor(options), transportFor)
 }

@@ -103,4 +103,85 @@ describe('FailoverTransport', () => {
     await failover.ping()
     expect(calls).toEqual(['a', 'b', 'b', 'a', 'a'])
   })
+
+  it('takes ClickHouse load_balancing names, first_or_random keeping to the first while it answers', async () => {
+    const calls: string[] = []
+    let now = 0
+    let down = false
+    const a = endpoint('a', calls)
+    const first: Transport = { ...a, ping: async () => (down ? Promise.reject(refused()) : a.ping()) }
+    const failover = new FailoverTransport(
+      [first, endpoint('b', calls), endpoint('c', calls)],
+      'first_or_random',
+      1000,
+      { now: () => now, random: () => 0 },
+    )
+    await failover.ping()
+    await failover.ping()
+    down = true
+    // a fails and is set aside; the others in the dice's order: c (swapped first), then b.
+    await failover.ping()
+    await failover.ping()
+    now = 1000
+    down = false
+    await failover.ping()
+    expect(calls).toEqual(['a', 'a', 'c', 'c', 'a'])
+  })
+
+  it('tells of hosts set aside and restored, once per change', async () => {
+    const calls: string[] = []
+    const events: string[] = []
+    let now = 0
+    let down = true
+    const a = endpoint('a', calls)
+    const first: Transport = { ...a, ping: async () => (down ? Promise.reject(refused()) : a.ping()) }
+    const b = endpoint('b', calls)
+    const failover = new FailoverTransport(
+      [first, b],
+      'in-order',
+      1000,
+      { now: () => now },
+      {
+        onSetAside: (host, error) =>
+          events.push(`aside ${host === first ? 'a' : 'b'} ${(error as Error).message}`),
+        onRestored: (host) => events.push(`back ${host === first ? 'a' : 'b'}`),
+      },
+    )
+    await failover.ping()
+    now = 500
+    // Still cooling down: b at once, no second event.
+    await failover.ping()
+    now = 1000
+    // The cool-down is over: a is tried, fails, and is set aside again (a new change).
+    await failover.ping()
+    now = 2000
+    down = false
+    await failover.ping()
+    expect(calls).toEqual(['b', 'b', 'b', 'a'])
+    expect(events).toEqual(['aside a refused', 'aside a refused', 'back a'])
+  })
+
+  it('swaps its endpoints, keeping the cool-down of one still listed and closing dropped ones last', async () => {
+    const calls: string[] = []
+    const closed: string[] = []
+    const closing = (name: string, failure?: () => Error): Transport => ({
+      ...endpoint(name, calls, failure),
+      close: async () => {
+        closed.push(name)
+      },
+    })
+    const a = closing('a', refused)
+    const b = closing('b')
+    const c = closing('c')
+    const failover = new FailoverTransport([a, b], 'in-order', 60_000, { now: () => 0 })
+    await failover.ping()
+    failover.setTransports([a, c])
+    expect(failover.transports).toEqual([a, c])
+    await failover.ping()
+    expect(calls).toEqual(['a', 'b', 'c'])
+    expect(closed).toEqual([])
+    expect(() => failover.setTransports([])).toThrow('a failover transport needs at least one endpoint')
+    await failover.close()
+    expect(closed.sort()).toEqual(['a', 'b', 'c'])
+  })
 })

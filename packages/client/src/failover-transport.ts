@@ -1,9 +1,10 @@
 import {
   type BlockStream,
   ConnectionError,
+  type HostHealthEvents,
   HostSelector,
   type HostSelectorSources,
-  type HostStrategy,
+  type HostStrategyName,
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
@@ -26,23 +27,47 @@ import {
  * one is set aside for a cooldown.
  * Inserts move on only when the connection failed before anything was sent, which a
  * ConnectionError from the transport guarantees (it never retries once a body started).
+ * A request that got an answer and then lost its connection fails with that error: its
+ * result was partly read, and only the caller knows whether running it again is right.
  */
 export class FailoverTransport implements Transport {
   readonly kind = 'http' as const
   readonly #hosts: HostSelector<Transport>
+  /** What each call waits for first, closed with this transport (cluster discovery: cluster-discovery-options.ts). */
+  gate: { ready(): Promise<void>; close(): void } | undefined
+  /** Endpoints dropped by {@link setTransports}: their requests may still run; closed with this one. */
+  readonly #retired = new Set<Transport>()
 
   constructor(
-    private readonly transports: readonly Transport[],
-    strategy: HostStrategy,
+    transports: readonly Transport[],
+    strategy: HostStrategyName,
     cooldownMs: number,
     sources?: HostSelectorSources,
-    /** Told of each endpoint set aside (its index among `transports`), for the client's log. */
-    private readonly onHostFailed?: (index: number, error: unknown) => void,
+    /** Told of each endpoint set aside and restored, for the client's log. */
+    events?: HostHealthEvents<Transport>,
   ) {
-    this.#hosts = new HostSelector(transports, strategy, cooldownMs, sources)
+    this.#hosts = new HostSelector(transports, strategy, cooldownMs, sources, events)
+  }
+
+  /** The endpoints, in their configured order. */
+  get transports(): readonly Transport[] {
+    return this.#hosts.hosts
+  }
+
+  /**
+   * Replaces the endpoints (a cluster's replicas, discovered again); one still listed (the
+   * same object) keeps its cool-down. Dropped ones finish what they run and close with this
+   * transport, not at once, so no request in flight is cut.
+   */
+  setTransports(transports: readonly Transport[]): void {
+    if (transports.length === 0) throw new UsageError('a failover transport needs at least one endpoint')
+    for (const old of this.#hosts.hosts) if (!transports.includes(old)) this.#retired.add(old)
+    for (const next of transports) this.#retired.delete(next)
+    this.#hosts.setHosts(transports)
   }
 
   private async attempt<T>(call: (transport: Transport) => Promise<T>): Promise<T> {
+    if (this.gate) await this.gate.ready()
     let lastError: unknown
     for (const transport of this.#hosts.candidates()) {
       try {
@@ -51,8 +76,7 @@ export class FailoverTransport implements Transport {
         return result
       } catch (error) {
         if (!(ConnectionError.isInstance(error) && unreachable(error))) throw error
-        this.#hosts.failed(transport)
-        this.onHostFailed?.(this.transports.indexOf(transport), error)
+        this.#hosts.failed(transport, error)
         lastError = error
       }
     }
@@ -94,7 +118,8 @@ export class FailoverTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.transports.map((transport) => transport.close()))
+    this.gate?.close()
+    await Promise.all([...this.#hosts.hosts, ...this.#retired].map((transport) => transport.close()))
   }
 }
 

@@ -75,13 +75,7 @@ export class QueryTracer {
     option: Exclude<TracingOption, false>,
     server: { readonly address: string; readonly port: number; readonly database: string | undefined },
   ) {
-    if (
-      typeof option === 'object' &&
-      option.tracer !== undefined &&
-      typeof option.tracer.startSpan !== 'function'
-    ) {
-      throw new UsageError('tracing.tracer must be an OpenTelemetry Tracer (with startSpan)')
-    }
+    // The option was checked by lazyTracer (query-tracing-loader.ts), the one maker of tracers.
     this.#option = option
     this.#attributes = {
       'db.system.name': 'clickhouse',

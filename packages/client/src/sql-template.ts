@@ -8,6 +8,7 @@ import {
   typeToString,
   UsageError,
 } from '@clickwire/protocol'
+import { fragmentBrand, isSqlFragment } from './sql-fragment-brand.js'
 
 /** Values `sql` accepts inline: each becomes a typed server-side parameter. */
 export type SqlValue =
@@ -25,8 +26,6 @@ export type SqlValue =
 
 /** What may appear inside `${...}` of a `sql` template. */
 export type SqlInterpolation = SqlValue | SqlFragment | SqlIdentifier | SqlRaw | SqlTypedValue
-
-const fragmentBrand = Symbol.for('clickwire.sql.fragment')
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
@@ -109,11 +108,7 @@ export class SqlFragment {
   ) {}
 
   static isInstance(value: unknown): value is SqlFragment {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[fragmentBrand] === true
-    )
+    return isSqlFragment(value)
   }
 
   /** Text and parameters, with types inferred for `features` (a server's capabilities). */

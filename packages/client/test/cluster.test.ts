@@ -84,6 +84,45 @@ describe.skipIf(skipReason !== undefined)(
         }
       }, 60_000)
 
+      it('a direct-to-shard insert writes one replica per shard, and replication copies it', async () => {
+        const { local, dist } = await createTables(transport)
+        const ids = Array.from({ length: 20 }, (_, index) => index * 5 + 2)
+        {
+          await using ch = clientOn(cluster.nodes[0]!, transport)
+          // HTTP: system.clusters lists native ports only; the harness knows each node's HTTP one.
+          const shardUrl = ({ port }: { port: number }) =>
+            cluster.nodes.find((node) => node.ports.tcp === port)?.httpUrl
+          const result = await ch.insert(dist, rowsOf(ids), {
+            sharding: 'direct',
+            ...(transport === 'http' ? { shardUrl } : {}),
+          })
+          expect(
+            result.shards?.map(({ shard, status, rowsWritten }) => ({ shard, status, rowsWritten })),
+          ).toEqual([
+            { shard: 1, status: 'written', rowsWritten: 10 },
+            { shard: 2, status: 'written', rowsWritten: 10 },
+          ])
+        }
+        for (const node of cluster.nodes) {
+          await using ch = clientOn(node, transport)
+          await ch.command(`SYSTEM SYNC REPLICA ${local}`)
+        }
+        for (const node of cluster.nodes) {
+          await using ch = clientOn(node, transport)
+          const rs = await ch.query<{ id: number; s: string }>(`SELECT id, s FROM ${local} ORDER BY id`)
+          expect({ shard: node.shard, replica: node.replica, rows: await rs.rows() }).toEqual({
+            shard: node.shard,
+            replica: node.replica,
+            rows: rowsOf(ids.filter((id) => id % 2 === node.shard! - 1)),
+          })
+        }
+        // Dropped again: every replicated table more makes the next test's node restart slower
+        // (its tables reload from ZooKeeper), and 18.16's restart is fragile enough already.
+        await using ch = clientOn(cluster.nodes[0]!, transport)
+        await ch.command(`DROP TABLE ${dist} ON CLUSTER ${cluster.clusterName}`)
+        await ch.command(`DROP TABLE ${local} ON CLUSTER ${cluster.clusterName}`)
+      }, 60_000)
+
       it('still reads every row through a Distributed table when a replica is dead', async () => {
         const { local, dist } = await createTables(transport)
         const ids = Array.from({ length: 10 }, (_, index) => index)

@@ -106,6 +106,30 @@ describe('nativeOptionsFromUrl', () => {
     expect('queryTimeoutMs' in createNativeTransport({ hosts, queryTimeoutMs: 8 }).options).toBe(false)
   })
 
+  it("takes ClickHouse's load_balancing names as hostStrategy, and swaps its hosts", () => {
+    const hosts = [
+      { host: 'a', port: 1 },
+      { host: 'b', port: 2 },
+    ]
+    expect(createNativeTransport({ hosts, hostStrategy: 'first_or_random' }).options.hostStrategy).toBe(
+      'first-or-random',
+    )
+    expect(createNativeTransport('clickhouse://a,b?hostStrategy=round_robin').options.hostStrategy).toBe(
+      'round-robin',
+    )
+    expect(() => createNativeTransport({ hosts, hostStrategy: 'nearest_hostname' as never })).toThrow(
+      /^hostStrategy nearest_hostname ranks replicas/,
+    )
+    const native = createNativeTransport({ hosts })
+    native.setHosts([{ host: 'c', port: 3 }, hosts[0]!])
+    expect(native.currentHosts).toEqual([
+      { host: 'c', port: 3 },
+      { host: 'a', port: 1 },
+    ])
+    expect(String(native)).toBe('NativeTransport(clickhouse://default@c:3,a:1/default)')
+    expect(() => native.setHosts([])).toThrow('the native transport needs at least one host')
+  })
+
   it('takes the compression option both transports share', () => {
     const hosts = [{ host: 'h', port: 1 }]
     const compression = (option: Partial<NativeTransportOptions>) =>

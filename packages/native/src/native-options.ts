@@ -4,6 +4,7 @@ import {
   type HostStrategy,
   parseConnectionUrl,
   resolveCompression,
+  resolveHostStrategy,
   type Settings,
   type TlsOptions,
   UsageError,
@@ -63,6 +64,7 @@ export interface NativeOptions {
    * unread result holds its connection, so without a limit a pool full of them would hang.
    */
   readonly acquireTimeoutMs: number
+  /** With several hosts, which to try first (ClickHouse's `load_balancing` names are aliases: `round_robin`, ...). */
   readonly hostStrategy: HostStrategy
   /** How long a host that failed is skipped. */
   readonly hostCooldownMs: number
@@ -210,10 +212,7 @@ export function nativeCompression(option: CompressionOption | undefined): Compre
 export function checkNativeOptions(options: NativeOptions): void {
   if (!['lz4', 'zstd', 'none'].includes(options.compression))
     throw new UsageError(`compression must be lz4, zstd or none, got ${String(options.compression)}`)
-  if (!['in-order', 'round-robin', 'random'].includes(options.hostStrategy))
-    throw new UsageError(
-      `hostStrategy must be in-order, round-robin or random, got ${String(options.hostStrategy)}`,
-    )
+  resolveHostStrategy(options.hostStrategy)
   for (const name of ['maxConnections', 'insertBlockRows', 'readAheadBytes', 'readBufferBytes'] as const) {
     if (!Number.isInteger(options[name]) || options[name] < 1)
       throw new UsageError(`${name} must be a positive integer, got ${String(options[name])}`)

@@ -8,7 +8,9 @@ import {
   type CompressionOption,
   ConnectionError,
   firstKeyword,
+  type HostHealthEvents,
   HostSelector,
+  type HostStrategyName,
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
@@ -22,6 +24,7 @@ import {
   requestAbortError,
   requestClosedError,
   resolveCompression,
+  resolveHostStrategy,
   resolveValueMapping,
   type ServerInfo,
   type Settings,
@@ -55,7 +58,7 @@ import { type PreparedQuery, prepareQuery } from './query-request.js'
 
 /** Options of {@link createNativeTransport}; everything but `hosts` has a default. */
 export type NativeTransportOptions = { readonly hosts: readonly HostAddress[] } & {
-  readonly [Key in Exclude<keyof NativeOptions, 'hosts' | 'mapping' | 'compression'>]?:
+  readonly [Key in Exclude<keyof NativeOptions, 'hosts' | 'mapping' | 'compression' | 'hostStrategy'>]?:
     | NativeOptions[Key]
     | undefined
 } & {
@@ -66,6 +69,13 @@ export type NativeTransportOptions = { readonly hosts: readonly HostAddress[] } 
    * `response` are HTTP's and refused).
    */
   readonly compression?: CompressionOption | undefined
+  /** With several hosts, which to try first: our names or ClickHouse's `load_balancing` ones (`in_order`, ...). */
+  readonly hostStrategy?: HostStrategyName | undefined
+  /**
+   * Told when a host is set aside after a failed connect, and when it answers again (the
+   * client logs these). Called synchronously: keep it cheap and do not throw.
+   */
+  readonly hostEvents?: HostHealthEvents<HostAddress> | undefined
   /** @deprecated Renamed `requestTimeoutMs`, the name the client and HTTP use; this alias goes in the next release. */
   readonly queryTimeoutMs?: number | undefined
 }
@@ -107,7 +117,7 @@ export class NativeTransport implements Transport {
   constructor(options: NativeTransportOptions) {
     if (!options.hosts || options.hosts.length === 0)
       throw new UsageError('the native transport needs at least one host')
-    const { queryTimeoutMs, ...given } = options
+    const { queryTimeoutMs, hostEvents, ...given } = options
     const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined))
     this.options = {
       ...nativeDefaults,
@@ -119,9 +129,16 @@ export class NativeTransport implements Transport {
       mapping: resolveValueMapping(options.mapping),
     } as NativeOptions
     checkNativeOptions(this.options)
+    this.options = { ...this.options, hostStrategy: resolveHostStrategy(this.options.hostStrategy) }
     registerSecret(this.options.password)
     this.givenCodecs = resolveCompression(options.compression, 'lz4').codecs
-    this.hosts = new HostSelector(this.options.hosts, this.options.hostStrategy, this.options.hostCooldownMs)
+    this.hosts = new HostSelector(
+      this.options.hosts,
+      this.options.hostStrategy,
+      this.options.hostCooldownMs,
+      undefined,
+      hostEvents,
+    )
     this.pool = new ConnectionPool({
       maxConnections: this.options.maxConnections,
       acquireTimeoutMs: this.options.acquireTimeoutMs,
@@ -129,6 +146,24 @@ export class NativeTransport implements Transport {
       pingAfterIdleMs: this.options.pingAfterIdleMs,
       create: (signal, timeoutMs) => this.connect(signal, timeoutMs),
     })
+  }
+
+  /** The hosts new connections go to, in their configured order. */
+  get currentHosts(): readonly HostAddress[] {
+    return this.hosts.hosts
+  }
+
+  /**
+   * Replaces the hosts new connections go to (a cluster's replicas, discovered again).
+   * Hosts still listed keep their cool-down; open connections to a host no longer listed
+   * finish their work and leave the pool as idle connections do.
+   */
+  setHosts(hosts: readonly HostAddress[]): void {
+    if (hosts.length === 0) throw new UsageError('the native transport needs at least one host')
+    this.hosts.setHosts(
+      hosts.map(({ host, port }) => ({ host, port })),
+      (a, b) => a.host === b.host && a.port === b.port,
+    )
   }
 
   /** Pool counters, for tests and monitoring. */
@@ -171,7 +206,7 @@ export class NativeTransport implements Transport {
       } catch (error) {
         // A server that answered (wrong password, unknown database) is not a dead host.
         if (ClickHouseError.isInstance(error) || AbortError.isInstance(error)) throw error
-        this.hosts.failed(host)
+        this.hosts.failed(host, error)
         errors.push(`${host.host}:${host.port}: ${(error as Error).message}`)
         last = error
       }
@@ -580,7 +615,7 @@ export class NativeTransport implements Transport {
   }
 
   toString(): string {
-    const hosts = this.options.hosts.map(({ host, port }) => `${host}:${port}`).join(',')
+    const hosts = this.hosts.hosts.map(({ host, port }) => `${host}:${port}`).join(',')
     return `NativeTransport(${this.options.tls ? 'clickhouses' : 'clickhouse'}://${this.options.username}@${hosts}/${this.options.database})`
   }
 

@@ -82,7 +82,6 @@ export { InputArena } from './io/input-arena.js'
 export { decodeUtf8, encodeUtf8, StringInterner, type TextSource, textSource } from './io/text-decoding.js'
 export type { TraceContext } from './packets/client-info.js'
 export { clientRevision, Revision, revision18_16 } from './packets/protocol-revision.js'
-export { type DistributedEngine, parseDistributedEngine } from './sql/distributed-engine.js'
 export { parseServerVersion, versionAtLeast } from './sql/server-version.js'
 export { checkSettingName, settingEntries, settingValueText } from './sql/setting-value.js'
 export {
@@ -110,10 +109,15 @@ export {
 } from './transport/compression-options.js'
 export { type ConnectionUrl, parseConnectionUrl, type UrlEndpoint } from './transport/connection-url.js'
 export {
+  type HostHealthEvents,
   HostSelector,
   type HostSelectorSources,
   type HostStrategy,
+  type HostStrategyName,
+  hostStrategyOfLoadBalancing,
   isHostStrategy,
+  type LoadBalancingName,
+  resolveHostStrategy,
 } from './transport/host-selector.js'
 export type { KnownSettings } from './transport/known-settings.js'
 export { newQueryId } from './transport/query-id.js'

@@ -1,0 +1,56 @@
+import { ClickwireError } from '@clickwire/protocol'
+
+const brand = Symbol.for('clickwire.error.shard-insert')
+
+/**
+ * What one shard's part of a direct-to-shard insert became:
+ * - `written`: the shard's replica confirmed its rows (`rowsWritten`);
+ * - `failed`: the shard's own insert failed (`error`: a ClickHouseError, ConnectionError,
+ *   TimeoutError ... whose `insertOutcome`, when set, says whether rows may be stored);
+ * - `cancelled`: another shard (or the input) failed first and this shard's insert was
+ *   stopped before it finished; `error` is the stop's AbortError, with its `insertOutcome`;
+ * - `no-rows`: no row of the insert belonged to this shard, so nothing was sent there.
+ */
+export interface ShardOutcome {
+  /** `shard_num` in `system.clusters`. */
+  readonly shard: number
+  /** Where the shard's rows went, without credentials (`clickhouse://host:port`). */
+  readonly url: string
+  /** Rows routed to this shard and handed to its insert. */
+  readonly rowsSent: number
+  readonly status: 'written' | 'failed' | 'cancelled' | 'no-rows'
+  /** Rows the shard confirmed (0 unless `written`). */
+  readonly rowsWritten: number
+  readonly error?: unknown
+}
+
+/**
+ * A direct-to-shard insert (`sharding: 'direct'`) that did not complete on every shard.
+ * The shards are written independently, so this is a partial write as much as a failure:
+ * `shards` lists each shard's outcome. Shards `written` keep their rows (they were
+ * confirmed before or while the failure happened); a `failed` or `cancelled` shard stored
+ * none, some or all of its rows as its error's `insertOutcome` says. Retrying the whole
+ * insert would duplicate the written shards' rows (unless the tables deduplicate inserts).
+ */
+export class ShardInsertError extends ClickwireError {
+  override name = 'ShardInsertError'
+  readonly [brand] = true
+  /** `shard_num` of the first shard that failed; undefined when the input itself failed. */
+  readonly shard: number | undefined
+  readonly shards: readonly ShardOutcome[]
+
+  constructor(
+    message: string,
+    shard: number | undefined,
+    shards: readonly ShardOutcome[],
+    options: { cause: unknown },
+  ) {
+    super('SHARD_INSERT', message, options)
+    this.shard = shard
+    this.shards = shards
+  }
+
+  static override isInstance(value: unknown): value is ShardInsertError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+}
