@@ -1,5 +1,6 @@
 import { ClickHouseError, type Client, sql } from '@clickwire/client'
-import { parseDistributedEngine, quoteSqlString } from '@clickwire/protocol'
+import { quoteSqlString } from '@clickwire/protocol'
+import { parseDistributedEngine } from '@clickwire/protocol/cluster'
 import {
   type ColumnMetadata,
   columnDefaultExpressionOf,
