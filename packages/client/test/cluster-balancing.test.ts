@@ -11,15 +11,18 @@
 // takes every node of the cluster (no shard filter).
 import { createServer, type Server, type Socket } from 'node:net'
 import { ConnectionError, TimeoutError } from '@clickwire/protocol'
-import { type ClickHouseServer, FaultProxy, startClickHouse, zooKeeperInstalled } from '@clickwire/testing'
+import {
+  type ClickHouseServer,
+  clusterSkipReason,
+  FaultProxy,
+  startClickHouse,
+  zooKeeperInstalled,
+} from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Client, type ClientOptions, createClient, type LogContext, type Logger } from '../src/index.js'
 import { server, type TransportName, transports, uniqueTable } from './support/transports.js'
 
-const skipReason =
-  server.source !== 'local'
-    ? 'the run uses an external server; the cluster is started from a local binary'
-    : undefined
+const skipReason = clusterSkipReason(server, { replicated: false })
 const replicated = server.generation !== 'modern' && zooKeeperInstalled()
 
 const totalRows = 20_000

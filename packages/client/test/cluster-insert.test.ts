@@ -6,15 +6,12 @@
 // weights 1:2), is added to the first node's config.d, read when that node restarts.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type ClickHouseServer, startClickHouse } from '@clickwire/testing'
+import { type ClickHouseServer, clusterSkipReason, startClickHouse } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ClusterReplica, createClient, ShardInsertError, UsageError } from '../src/index.js'
 import { server, type TransportName, thrown, transports, uniqueTable } from './support/transports.js'
 
-const skipReason =
-  server.source !== 'local'
-    ? 'the run uses an external server; the cluster is started from a local binary'
-    : undefined
+const skipReason = clusterSkipReason(server, { replicated: false })
 
 interface Row {
   id: bigint

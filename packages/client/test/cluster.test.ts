@@ -1,24 +1,12 @@
 // A real 2-shard × 2-replica cluster with ZooKeeper (its own, not the injected server): ON
 // CLUSTER DDL, ReplicatedMergeTree under a Distributed table, rows routed by the sharding
 // key and copied to both replicas, and a Distributed read that survives a dead replica.
-import {
-  type ClickHouseServer,
-  modernReplicationUnsupported,
-  startClickHouse,
-  zooKeeperInstalled,
-  zooKeeperInstallHint,
-} from '@clickwire/testing'
+import { type ClickHouseServer, clusterSkipReason, startClickHouse } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../src/index.js'
 import { server, type TransportName, transports, uniqueTable } from './support/transports.js'
 
-const skipReason = !zooKeeperInstalled()
-  ? zooKeeperInstallHint
-  : server.source !== 'local'
-    ? 'the run uses an external server; the cluster is started from a local binary'
-    : server.generation === 'modern'
-      ? modernReplicationUnsupported
-      : undefined
+const skipReason = clusterSkipReason(server, { replicated: true })
 
 /** 18.16's name of the setting; 23+ call it `distributed_foreground_insert` (old name kept). */
 const syncInsert = { insert_distributed_sync: 1 }

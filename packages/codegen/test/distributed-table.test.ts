@@ -1,17 +1,14 @@
 // Codegen on a 2-shard cluster (no replicas, no ZooKeeper: both generations): Distributed
 // tables whose local table is on the node codegen reads, on another node only, or nowhere.
 import { createClient } from '@clickwire/client'
-import { type ClickHouseServer, startClickHouse } from '@clickwire/testing'
+import { type ClickHouseServer, clusterSkipReason, startClickHouse } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { formatWarning } from '../src/codegen-options.js'
 import { type CodegenWarning, generate, runCli } from '../src/index.js'
 
 const server = inject('clickhouse')
 const modern = server.generation === 'modern'
-const skipReason =
-  server.source !== 'local'
-    ? 'the run uses an external server; the cluster is started from a local binary'
-    : undefined
+const skipReason = clusterSkipReason(server, { replicated: false })
 const db = 'codegen_cluster'
 
 /** The local table, on both nodes; codecs are 19.1+. */

@@ -4,25 +4,13 @@
 // keeps two migrators on two different nodes from running at once. One migrator of each
 // pair talks native, the other HTTP.
 import { createClient, TimeoutError } from '@clickwire/client'
-import {
-  type ClickHouseServer,
-  modernReplicationUnsupported,
-  startClickHouse,
-  zooKeeperInstalled,
-  zooKeeperInstallHint,
-} from '@clickwire/testing'
+import { type ClickHouseServer, clusterSkipReason, startClickHouse } from '@clickwire/testing'
 import { Kysely, type Migration, type MigrationResultSet, Migrator, NO_MIGRATIONS, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseDialect, type ClickHouseDialectConfig } from '../src/index.js'
 import { server, type TransportName } from './support/transports.js'
 
-const skipReason = !zooKeeperInstalled()
-  ? zooKeeperInstallHint
-  : server.source !== 'local'
-    ? 'the run uses an external server; the cluster is started from a local binary'
-    : server.generation === 'modern'
-      ? modernReplicationUnsupported
-      : undefined
+const skipReason = clusterSkipReason(server, { replicated: true })
 
 function outcome(result: MigrationResultSet) {
   if (result.error) throw result.error

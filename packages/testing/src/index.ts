@@ -9,6 +9,7 @@ export {
 } from './chdb-oracle.js'
 export { type ClientCliOptions, clickhouseClient } from './clickhouse-client-cli.js'
 export { type StartClickHouseOptions, startClickHouse } from './clickhouse-server.js'
+export { clusterSkipReason } from './cluster-skip.js'
 export {
   type Direction,
   type Fault,
