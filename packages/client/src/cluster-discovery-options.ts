@@ -43,6 +43,8 @@ export interface ClusterDiscoveryOptions {
 /** One row of `system.clusters`. */
 export interface ClusterNode {
   readonly shard: number
+  /** `shard_weight`: the share of a Distributed table's rows its inserts send to this shard. */
+  readonly shardWeight: number
   readonly replica: number
   /** The name as configured in `remote_servers`. */
   readonly hostName: string

@@ -13,6 +13,7 @@ const node = (
   isLocal = false,
 ): ClusterNode => ({
   shard,
+  shardWeight: 1,
   replica,
   hostName,
   hostAddress: hostName === 'localhost' ? '127.0.0.1' : `10.0.0.${shard}${replica}`,
@@ -63,7 +64,7 @@ describe('clusterEndpoints', () => {
 
   it('quotes the cluster name as a string literal', () => {
     expect(clusterNodesSql("it's")).toBe(
-      "SELECT shard_num, replica_num, host_name, host_address, port, is_local FROM system.clusters WHERE cluster = 'it\\'s' ORDER BY shard_num, replica_num",
+      "SELECT shard_num, shard_weight, replica_num, host_name, host_address, port, is_local FROM system.clusters WHERE cluster = 'it\\'s' ORDER BY shard_num, replica_num",
     )
   })
 

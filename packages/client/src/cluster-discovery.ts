@@ -16,7 +16,20 @@ import {
 
 /** The query for a cluster's nodes; every column exists on 18.16 and on current servers. */
 export function clusterNodesSql(cluster: string): string {
-  return `SELECT shard_num, replica_num, host_name, host_address, port, is_local FROM system.clusters WHERE cluster = ${quoteSqlString(cluster)} ORDER BY shard_num, replica_num`
+  return `SELECT shard_num, shard_weight, replica_num, host_name, host_address, port, is_local FROM system.clusters WHERE cluster = ${quoteSqlString(cluster)} ORDER BY shard_num, replica_num`
+}
+
+/** One row of {@link clusterNodesSql}, given as a getter of its columns by name. */
+export function clusterNodeOf(value: (column: string) => unknown): ClusterNode {
+  return {
+    shard: Number(value('shard_num')),
+    shardWeight: Number(value('shard_weight')),
+    replica: Number(value('replica_num')),
+    hostName: String(value('host_name')),
+    hostAddress: String(value('host_address')),
+    port: Number(value('port')),
+    isLocal: Number(value('is_local')) === 1,
+  }
 }
 
 /** Runs {@link clusterNodesSql} on a transport and reads its rows. */
@@ -24,29 +37,13 @@ export async function readClusterNodes(transport: Transport, cluster: string): P
   const stream = await transport.query(clusterNodesSql(cluster))
   const nodes: ClusterNode[] = []
   for await (const block of stream) {
+    const columns = new Map(block.columns.map((each) => [each.name, each.column]))
     const column = (name: string) => {
-      const found = block.columns.find((each) => each.name === name)
+      const found = columns.get(name)
       if (!found) throw new UsageError(`system.clusters has no ${name} column`)
-      return found.column
+      return found
     }
-    const [shard, replica, hostName, hostAddress, port, isLocal] = [
-      'shard_num',
-      'replica_num',
-      'host_name',
-      'host_address',
-      'port',
-      'is_local',
-    ].map(column)
-    for (let row = 0; row < block.rows; row++) {
-      nodes.push({
-        shard: Number(shard!.get(row)),
-        replica: Number(replica!.get(row)),
-        hostName: String(hostName!.get(row)),
-        hostAddress: String(hostAddress!.get(row)),
-        port: Number(port!.get(row)),
-        isLocal: Number(isLocal!.get(row)) === 1,
-      })
-    }
+    for (let row = 0; row < block.rows; row++) nodes.push(clusterNodeOf((name) => column(name).get(row)))
   }
   return nodes
 }

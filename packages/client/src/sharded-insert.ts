@@ -20,6 +20,8 @@ import type {
   TransportFactory,
 } from './clickwire-client.js'
 import { describeEndpoints, parseClientUrl, type ResolvedClientOptions } from './client-options.js'
+import { clusterNodeOf, clusterNodesSql } from './cluster-discovery.js'
+import type { ClusterNode } from './cluster-discovery-options.js'
 import type { InsertValues, insertSource } from './insert-values.js'
 import type { QuerySummary } from './query-summary.js'
 import type { ResultSet } from './result-set.js'
@@ -34,23 +36,11 @@ import {
   slotTable,
 } from './shard-routing.js'
 
-/** One replica of a cluster as `system.clusters` lists it. */
-export interface ClusterReplica {
+/** One replica of a cluster as `system.clusters` lists it, with the cluster's name. */
+export interface ClusterReplica extends ClusterNode {
   readonly cluster: string
-  /** `shard_num`, from 1. */
-  readonly shard: number
-  readonly shardWeight: number
-  /** `replica_num`, from 1. */
-  readonly replica: number
-  readonly hostName: string
-  readonly hostAddress: string
-  /** The replica's native TCP port (what `remote_servers` configures), not its HTTP port. */
-  readonly port: number
-  /** Whether it is the server this client talks to. */
-  readonly isLocal: boolean
 }
 
-/** The insert options of the direct-to-shard path (part of `InsertCallOptions`). */
 export interface ShardedInsertOptions {
   /**
    * How an insert into a Distributed table reaches the shards:
@@ -402,22 +392,8 @@ export class ShardedInserter {
         defaultExpression: String(row.default_expression),
       }),
     )
-    const replicas = (
-      await this.#rows(
-        `SELECT cluster, shard_num, shard_weight, replica_num, host_name, host_address, port, is_local FROM system.clusters WHERE cluster = ${quoteSqlString(engine.cluster)} ORDER BY shard_num, replica_num`,
-        options,
-      )
-    ).map(
-      (row): ClusterReplica => ({
-        cluster: String(row.cluster),
-        shard: Number(row.shard_num),
-        shardWeight: Number(row.shard_weight),
-        replica: Number(row.replica_num),
-        hostName: String(row.host_name),
-        hostAddress: String(row.host_address),
-        port: Number(row.port),
-        isLocal: Number(row.is_local) === 1,
-      }),
+    const replicas = (await this.#rows(clusterNodesSql(engine.cluster), options)).map(
+      (row): ClusterReplica => ({ cluster: engine.cluster, ...clusterNodeOf((column) => row[column]) }),
     )
     if (replicas.length === 0)
       throw new UsageError(`sharding: 'direct': the server knows no cluster ${engine.cluster}`)
