@@ -295,9 +295,24 @@ function makeLocalServer(
     // A cluster node that dies by itself fails the next test that reaches it; say why here.
     node.onExit(() => {
       if (node.expectingExit) return
-      void errorLogTail(dir).then((tail) =>
+      const keeper = where.zooKeeper
+      void Promise.all([
+        errorLogTail(dir),
+        keeper ? readFile(join(keeper.dir, 'log', 'stdout.log'), 'utf8').catch(() => '') : '',
+        readFile(join(dir, 'log', 'server.log'), 'utf8')
+          .then((text) =>
+            text
+              .split('\n')
+              .filter((line) => /ZooKeeper|DDLWorker|Coordination|session/i.test(line))
+              .slice(-25)
+              .join('\n'),
+          )
+          .catch(() => ''),
+      ]).then(([tail, keeperLog, keeperLines]) =>
         process.stderr.write(
-          `[clickwire] cluster node shard ${where.place!.shard} replica ${where.place!.replica} (port ${ports.tcp}) exited by itself. Its log ends:\n${tail}\n`,
+          `[clickwire] cluster node shard ${where.place!.shard} replica ${where.place!.replica} (port ${ports.tcp}) exited by itself. Its log ends:\n${tail}\n` +
+            (keeperLog ? `ZooKeeper's log ends:\n${keeperLog.slice(-3000)}\n` : '') +
+            (keeperLines ? `Its last lines about ZooKeeper:\n${keeperLines}\n` : ''),
         ),
       )
     })
@@ -334,6 +349,14 @@ function makeLocalServer(
       // ZooKeeper expires a session on its own clock, late when the machine is busy; until
       // then the start fails, so a replicated node tries again for a while.
       for (let attempt = 1; ; attempt++) {
+        // A node killed mid-insert may hold parts ZooKeeper never heard of, or miss parts it
+        // lists: 18.16 then refuses to load the table ("The local set of parts ... doesn't
+        // look like the set of parts in ZooKeeper") unless told to restore, as an operator
+        // would after a crash. The server deletes the flag once started.
+        if (where.zooKeeper) {
+          await mkdir(join(dir, 'data', 'flags'), { recursive: true })
+          await writeFile(join(dir, 'data', 'flags', 'force_restore_data'), '')
+        }
         await node.start()
         try {
           await waitReady(node, host, ports, 60_000)

@@ -1,7 +1,11 @@
 import type { ServerGeneration } from './server-generation.js'
 
-/** The ZooKeeper session of a replicated node: how long its "active" mark outlives a kill. */
-export const zooKeeperSessionTimeoutMs = 6000
+/**
+ * The ZooKeeper session of a replicated node: how long its "active" mark outlives a kill.
+ * 10 s, the most a 500 ms tick allows: on a busy machine a shorter session expired under a
+ * running node, and 18.16's DDL worker crashes when it opens the next one.
+ */
+export const zooKeeperSessionTimeoutMs = 10_000
 
 /** The accounts every throwaway server has. */
 export interface ServerUsers {
@@ -182,6 +186,7 @@ export function serverConfigXml(layout: ServerLayout): string {
       `      <port>${layout.zooKeeper.port}</port>`,
       '    </node>',
       `    <session_timeout_ms>${zooKeeperSessionTimeoutMs}</session_timeout_ms>`,
+      '    <operation_timeout_ms>30000</operation_timeout_ms>',
       '  </zookeeper>',
       '  <distributed_ddl><path>/clickhouse/task_queue/ddl</path></distributed_ddl>',
     )

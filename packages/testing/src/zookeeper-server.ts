@@ -57,7 +57,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /**
  * Starts a standalone ZooKeeper for a replicated test cluster: its own zoo.cfg and dataDir
  * in a temp dir, a free loopback port, owned by a keeper like the ClickHouse servers (it
- * dies with the test process). Resolves once it answers `ruok`.
+ * dies with the test process). Resolves once it serves sessions (`srvr` names its mode).
  */
 export async function startZooKeeper(
   options: { tempDir?: string; startTimeoutMs?: number } = {},
@@ -99,7 +99,10 @@ export async function startZooKeeper(
   const timeoutMs = options.startTimeoutMs ?? 60_000
   const deadline = Date.now() + timeoutMs
   for (let wait = 50; ; wait = Math.min(wait * 1.5, 250)) {
-    if ((await fourLetter(host, port!, 'ruok')) === 'imok') break
+    // `ruok` answers as soon as the port is open; `srvr` names the mode only once the server
+    // serves sessions. Before that it closes every connection unanswered, and an 18.16 node
+    // that starts then crashes in its DDL worker when the retries run out.
+    if ((await fourLetter(host, port!, 'srvr'))?.includes('Mode: ')) break
     if (node.exited || Date.now() > deadline) {
       const log = await readFile(join(dir, 'log', 'stdout.log'), 'utf8').catch(() => '')
       await node.stop()
