@@ -17,6 +17,7 @@ import type { ArrowConverter } from './arrow-table.js'
 import type { ArrowTypeMapOf } from './arrow-type-map.js'
 import { type QuerySummary, querySummary } from './query-summary.js'
 import type { ResultColumns } from './result-columns.js'
+import { rowsHoldNoViews } from './scalar-columns.js'
 
 /**
  * Refuses to key values by column name when two columns share one: ClickHouse allows it
@@ -264,7 +265,17 @@ export class ResultSet<Row = RowObject> implements AsyncIterable<Row> {
    */
   async *[Symbol.asyncIterator](): AsyncGenerator<Row, void, undefined> {
     this.#assertUniqueNames('iterating rows')
-    for await (const block of this.#take()) {
+    const stream = this.#take()
+    let first = true
+    for await (const block of stream) {
+      if (first) {
+        first = false
+        // Each block's rows are built before the next block is asked for, so when no row
+        // value can be a view of block memory (scalar columns), the memory of the blocks
+        // after this one may be reused (this one's never is: it arrived before the call).
+        if (stream.recycleBlocks && rowsHoldNoViews(block.columns.map((column) => column.typeName)))
+          stream.recycleBlocks()
+      }
       if (block.rows === 0) continue
       const columns = block.columns.map((column) => column.column.values())
       const read = rowFactory(block.columns.map((column) => column.name))(columns)

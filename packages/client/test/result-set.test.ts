@@ -67,6 +67,30 @@ describe.each(transports)('%s', (transport) => {
     expect(rows).toEqual(expectedRows)
   })
 
+  it('keeps every row of an iteration right when later blocks reuse memory (scalar columns) and when they cannot (an Array column)', async () => {
+    await using ch = clientFor(transport)
+    const settings = { max_block_size: 10_000 }
+    const kept: { n: bigint; s: string; f: number | null }[] = []
+    const scalar = await ch.query<{ n: bigint; s: string; f: number | null }>(
+      'SELECT number AS n, toString(number) AS s, if(number % 3 = 0, NULL, number / 2) AS f FROM system.numbers LIMIT 200000',
+      { settings },
+    )
+    for await (const row of scalar) kept.push(row)
+    expect(kept.length).toBe(200_000)
+    const wrong = kept.filter(
+      (row, i) => row.n !== BigInt(i) || row.s !== String(i) || row.f !== (i % 3 === 0 ? null : i / 2),
+    )
+    expect(wrong.slice(0, 3)).toEqual([])
+    const arrays: { n: bigint; a: Uint32Array }[] = []
+    const withArray = await ch.query<{ n: bigint; a: Uint32Array }>(
+      'SELECT number AS n, [toUInt32(number), toUInt32(number * 2)] AS a FROM system.numbers LIMIT 100000',
+      { settings },
+    )
+    for await (const row of withArray) arrays.push(row)
+    const wrongArrays = arrays.filter((row, i) => row.n !== BigInt(i) || row.a[0] !== i || row.a[1] !== 2 * i)
+    expect(wrongArrays.slice(0, 3)).toEqual([])
+  })
+
   it('reads columns: typed arrays for numbers, arrays for the rest', async () => {
     await using ch = clientFor(transport)
     const columns = await (await ch.query(select)).columns()

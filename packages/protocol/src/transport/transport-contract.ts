@@ -138,8 +138,9 @@ export interface BlockStream extends AsyncIterable<NativeBlock> {
   cancel(): Promise<void>
   /**
    * The consumer uses each block only until it asks for the next one, so the transport may
-   * reuse a block's memory from then on (see BufferPool). Call before iterating; a
-   * transport without reusable memory leaves the blocks as they are.
+   * reuse a block's memory from then on (see BufferPool). Call before iterating, or while
+   * iterating: blocks handed out before the call keep their memory. A transport without
+   * reusable memory leaves the blocks as they are.
    */
   recycleBlocks?(): void
 }
