@@ -3,6 +3,7 @@ import {
   type ColumnInput,
   type ColumnMeta,
   type ExternalTable,
+  emptyProgress,
   type InsertBatch,
   newQueryId,
   type Progress,
@@ -311,16 +312,8 @@ function addProgress(a: Progress, b: Progress): Progress {
   }
 }
 
-const noProgress: QuerySummary = {
-  readRows: 0,
-  readBytes: 0,
-  totalRowsToRead: 0,
-  writtenRows: 0,
-  writtenBytes: 0,
-  elapsedNs: 0,
-  resultRows: 0,
-  resultBytes: 0,
-}
+/** Nothing yet: the start of the sums over the shards' results. */
+const noProgress: QuerySummary = { ...emptyProgress, resultRows: 0, resultBytes: 0 }
 
 /**
  * The direct-to-shard insert path of one client (`sharding: 'direct'`). A Distributed
