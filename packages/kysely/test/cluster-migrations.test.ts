@@ -8,6 +8,7 @@ import { type ClickHouseServer, clusterSkipReason, startClickHouse } from '@clic
 import { Kysely, type Migration, type MigrationResultSet, Migrator, NO_MIGRATIONS, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseDialect, type ClickHouseDialectConfig } from '../src/index.js'
+import { expectLockExcludes } from './support/lock-spans.js'
 import { server, type TransportName } from './support/transports.js'
 
 const skipReason = clusterSkipReason(server, { replicated: true })
@@ -243,22 +244,7 @@ describe.skipIf(skipReason !== undefined)(
         kyselyOn(index, index === 2 ? 'http' : 'native', database, {}, { distributed_ddl_task_timeout: 0 }),
       )
       const options = { lockTable: 'queue_lock', lockRowId: 'migration_lock' }
-      const spans: [number, number][] = []
-      await Promise.all(
-        runners.map((runner) =>
-          runner.connection().execute(async (connection) => {
-            const adapter = connection.getExecutor().adapter
-            await adapter.acquireMigrationLock(connection, options)
-            const start = performance.now()
-            await sql`SELECT sleep(0.1)`.execute(connection)
-            spans.push([start, performance.now()])
-            await adapter.releaseMigrationLock(connection, options)
-          }),
-        ),
-      )
-      spans.sort((a, b) => a[0] - b[0])
-      expect(spans).toHaveLength(3)
-      for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1])
+      await expectLockExcludes(runners, options)
     }, 60_000)
 
     it('reads the outcome of a lock request from ZooKeeper when the initiator stops waiting for the DDL queue', async () => {

@@ -3,6 +3,7 @@ import { TimeoutError } from '@clickwire/client'
 import { type Kysely, type Migration, type MigrationResultSet, Migrator, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClickHouseTableMetadata } from '../src/index.js'
+import { expectLockExcludes } from './support/lock-spans.js'
 import { kyselyFor, type TransportName, transports } from './support/transports.js'
 
 /** The app's migrations: DDL and a data change (a mutation) with their way back. */
@@ -202,23 +203,8 @@ describe.each(transports)('the migration lock over %s', (transport) => {
     const database = await freshDatabase('mutex', transport)
     const runners = [0, 1, 2, 3].map(() => kyselyFor<any>(transport, {}, { client: { database } }))
     const options = { lockTable: 'mutex_lock', lockRowId: 'migration_lock' }
-    const spans: [number, number][] = []
     try {
-      await Promise.all(
-        runners.map((runner) =>
-          runner.connection().execute(async (connection) => {
-            const adapter = connection.getExecutor().adapter
-            await adapter.acquireMigrationLock(connection, options)
-            const start = performance.now()
-            await sql`SELECT sleep(0.1)`.execute(connection)
-            spans.push([start, performance.now()])
-            await adapter.releaseMigrationLock(connection, options)
-          }),
-        ),
-      )
-      spans.sort((a, b) => a[0] - b[0])
-      expect(spans).toHaveLength(4)
-      for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1])
+      await expectLockExcludes(runners, options)
       expect((await runners[0]!.introspection.getTables({ withInternalKyselyTables: true })).length).toBe(0)
     } finally {
       await Promise.all(runners.map((runner) => runner.destroy()))
