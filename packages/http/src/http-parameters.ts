@@ -6,6 +6,11 @@ import type { ServerFeatures } from './server-features.js'
 export interface BoundStatement {
   readonly text: string
   readonly fields: ReadonlyArray<readonly [string, string]>
+  /**
+   * With external tables (their `_structure` fields are among `fields`): the multipart body
+   * of `sql` with the tables empty, for a DESCRIBE of the statement.
+   */
+  readonly describeBody?: ((sql: string) => Promise<{ body: Uint8Array; contentType: string }>) | undefined
 }
 
 /**

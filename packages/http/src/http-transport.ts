@@ -92,8 +92,8 @@ export class HttpTransport implements Transport {
     this.#server = new ServerProbe(this.#sender, this.#options.headerPrefix)
     this.#codecs = frameCodecLoader(this.#options.codecs, platform.loadCodecs)
     this.#frames = new FramesProbe(this.#options, this.#sender, this.#codecs)
-    this.#metadata = new ResultMetadata((sql, fields, settings, signal) =>
-      this.#describeText(sql, fields, settings, signal),
+    this.#metadata = new ResultMetadata((sql, statement, settings, signal) =>
+      this.#describeText(sql, statement, settings, signal),
     )
   }
 
@@ -411,7 +411,17 @@ export class HttpTransport implements Transport {
     defaultFormat: string,
   ) {
     const server = await this.#server.get(deadline)
-    const statement = await bindParameters(this.#options, sql, options.params, server, options.settings)
+    const bound = await bindParameters(this.#options, sql, options.params, server, options.settings)
+    const tables = options.externalTables
+    const sent = tables?.length
+      ? await (await import('./external-tables-body.js')).withExternalTables(bound, tables, {
+          revision: 0,
+          timezone: server.timezone,
+          mapping: this.#mapping,
+          version: server.version,
+        })
+      : undefined
+    const statement = sent?.statement ?? bound
     const framing = await this.#frames.framing(deadline)
     const exchange = await this.#sender.send(
       {
@@ -422,8 +432,9 @@ export class HttpTransport implements Transport {
         framedResponse: framing !== undefined,
         httpCompression: this.#httpCompression(),
         headers: callHeaders(options),
+        contentType: sent?.contentType,
       },
-      statement.text,
+      sent?.body ?? bound.text,
       {
         deadline,
         repeatable: () => ({ kind: 'statement', sql, retryable: options.retryable }),
@@ -440,13 +451,21 @@ export class HttpTransport implements Transport {
   /** The TabSeparated answer of a DESCRIBE for result-metadata.ts, stopped by `signal`. */
   async #describeText(
     sql: string,
-    fields: BoundStatement['fields'],
+    statement: BoundStatement,
     settings: Settings | undefined,
     signal: AbortSignal,
   ): Promise<string> {
+    // The external tables' columns without their rows: all that DESCRIBE needs.
+    const sent = await statement.describeBody?.(sql)
     const exchange = await this.#sender.send(
-      { queryId: newQueryId(), settings, defaultFormat: 'TabSeparated', extraFields: fields },
-      sql,
+      {
+        queryId: newQueryId(),
+        settings,
+        defaultFormat: 'TabSeparated',
+        extraFields: statement.fields,
+        contentType: sent?.contentType,
+      },
+      sent?.body ?? sql,
       {
         deadline: CallDeadline.background(this.#sender.closing, signal),
         repeatable: () => ({ kind: 'statement', sql }),

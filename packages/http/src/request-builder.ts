@@ -24,6 +24,8 @@ export interface RequestParts {
   readonly httpCompression?: 'gzip' | 'deflate' | undefined
   /** The body is binary (an insert) rather than query text. */
   readonly binaryBody?: boolean | undefined
+  /** The body's own content type (a multipart form of external tables), over the two above. */
+  readonly contentType?: string | undefined
   /** `ping` instead of the configured path. */
   readonly path?: string | undefined
   /** No query string at all (18.16 serves `/ping` only for the bare path). */
@@ -101,10 +103,12 @@ export function buildRequest(
       break
   }
   if (options.simpleRequests) {
-    headers['content-type'] = 'text/plain;charset=UTF-8'
+    // multipart/form-data is one of the content types a simple request may carry.
+    headers['content-type'] = parts.contentType ?? 'text/plain;charset=UTF-8'
   } else {
     Object.assign(headers, options.headers, parts.headers)
-    headers['content-type'] = parts.binaryBody ? 'application/octet-stream' : 'text/plain; charset=UTF-8'
+    headers['content-type'] =
+      parts.contentType ?? (parts.binaryBody ? 'application/octet-stream' : 'text/plain; charset=UTF-8')
     if (parts.httpCompression) headers['accept-encoding'] = parts.httpCompression
     if (parts.gzipBody) headers['content-encoding'] = 'gzip'
   }

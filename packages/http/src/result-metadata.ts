@@ -21,10 +21,13 @@ import { SharedProbe } from './shared-probe.js'
  * native one.
  */
 
-/** Runs `sql` (with the statement's parameter fields and settings) and returns its TabSeparated answer. */
+/**
+ * Runs `sql` (with the statement's URL fields, external tables and settings) and returns
+ * its TabSeparated answer.
+ */
 export type DescribeRunner = (
   sql: string,
-  fields: BoundStatement['fields'],
+  statement: BoundStatement,
   settings: Settings | undefined,
   signal: AbortSignal,
 ) => Promise<string>
@@ -76,7 +79,7 @@ export class ResultMetadata {
       if (this.#described.size >= maxCached) this.#described.clear()
       probe = new SharedProbe(async (signal) => {
         const sql = await describeSql(statement.text)
-        return describedResultColumns(await this.run(sql, statement.fields, settings, signal))
+        return describedResultColumns(await this.run(sql, statement, settings, signal))
       })
       this.#described.set(key, probe)
     }

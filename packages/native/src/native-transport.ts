@@ -36,6 +36,7 @@ import {
 import { checkQueryFormat } from '@clickwire/protocol/format-clause'
 import {
   defaultSquashing,
+  externalTableColumns,
   keepsRowsWhenStopped,
   squashSetting,
   withInsertOutcome,
@@ -396,15 +397,7 @@ export class NativeTransport implements Transport {
   /** External tables, then the empty block that ends them (sent after every Query). */
   private async sendExternalTables(connection: NativeConnection, options: QueryOptions): Promise<void> {
     for (const table of options.externalTables ?? []) {
-      const columns = table.columns.map((column) => {
-        const values = Array.isArray(table.data)
-          ? (table.data as readonly Record<string, unknown>[]).map((row) => row[column.name])
-          : (table.data as Record<string, ArrayLike<unknown>>)[column.name]
-        if (values === undefined)
-          throw new UsageError(`external table ${table.name} has no values for ${column.name}`)
-        return { name: column.name, type: column.type, values }
-      })
-      const rows = columns[0]?.values.length ?? 0
+      const { columns, rows } = await externalTableColumns(table)
       await connection.sendData(table.name, columns, rows)
     }
     await connection.sendData('', [], 0)
