@@ -1,5 +1,4 @@
 import {
-  inferParameterType,
   modernParameterFeatures,
   type ParameterTypeFeatures,
   quoteQualifiedName,
@@ -8,6 +7,7 @@ import {
   typeToString,
   UsageError,
 } from '@clickwire/protocol'
+import { inferParameterType } from '@clickwire/protocol/params'
 import { fragmentBrand, isSqlFragment } from './sql-fragment-brand.js'
 
 /** Values `sql` accepts inline: each becomes a typed server-side parameter. */

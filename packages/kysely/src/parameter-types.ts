@@ -1,10 +1,6 @@
 import { UsageError } from '@clickwire/client'
-import {
-  commonParameterType,
-  inferParameterType,
-  type ParameterTypeFeatures,
-  typeToString,
-} from '@clickwire/protocol'
+import { type ParameterTypeFeatures, typeToString } from '@clickwire/protocol'
+import { commonParameterType, inferParameterType } from '@clickwire/protocol/params'
 
 /**
  * The ClickHouse type a JS value is sent as, for a server with `features`: protocol's

@@ -129,7 +129,8 @@ export {
 } from './transport/retry-policy.js'
 export type { PemInput, TlsOptions } from './transport/tls-options.js'
 export * from './transport/transport-contract.js'
-// Parameter binding and formatting live at `@clickwire/protocol/params`, compressed frames
+// Parameter binding, formatting and the type a JS value is sent as live at
+// `@clickwire/protocol/params`, compressed frames
 // at `@clickwire/protocol/frames`, block writing and insert outcomes at
 // `@clickwire/protocol/insert`, the FORMAT clause at `@clickwire/protocol/format-clause`: kept off this entry so that a browser page that queries
 // without them never loads them (esbuild puts every module this entry imports, even one
@@ -154,4 +155,3 @@ export {
 export * from './types/type-node.js'
 export { parseType, parseTypeCached } from './types/type-parser.js'
 export * from './types/value-mapping.js'
-export { commonParameterType, inferDynamicType, inferParameterType } from './types/value-type-inference.js'

@@ -1,6 +1,8 @@
 // `@clickwire/protocol/params`: query parameter binding and formatting (typed literals,
 // `param_<name>` fields, placeholders). Off the main entry so that callers can load it with
 // `import()` only when a call has parameters, keeping it out of a browser page's first load.
+
+export { commonParameterType, inferDynamicType, inferParameterType } from '../types/value-type-inference.js'
 export {
   type BoundPlaceholder,
   bindPlaceholders,
