@@ -580,6 +580,16 @@ describe('DDL', () => {
       'rename table `users` to `people`',
     )
     expect(compiled(old.schema.dropTable('users').ifExists()).sql).toBe('drop table if exists `users`')
+    expect(
+      compiled(old.schema.alterTable('users').addIndex('by_age').columns(['age', 'name']).using('minmax'))
+        .sql,
+    ).toBe('alter table `users` add index `by_age` (`age`, `name`) type minmax')
+    expect(() => compiled(old.schema.alterTable('users').addIndex('by_age').column('age'))).toThrow(
+      "ClickHouse has no index without a type: name the data-skipping index type with .using('minmax'), .using('set(100)'), .using('bloom_filter(0.01) GRANULARITY 4'), ...",
+    )
+    expect(() =>
+      compiled(old.schema.alterTable('users').addIndex('u').unique().column('age').using('set(0)')),
+    ).toThrow('ClickHouse has no UNIQUE indexes: its indexes skip data; a primary key orders it')
     expect(compiled(old.schema.createSchema('analytics').ifNotExists()).sql).toBe(
       'create database if not exists `analytics`',
     )
@@ -654,8 +664,8 @@ describe('DDL on a cluster', () => {
     expect(ddl(alter.renameColumn('age', 'years'))).toBe(
       'alter table `users` on cluster `main` rename column `age` to `years`',
     )
-    expect(ddl(alter.addIndex('by_name').column('name'))).toBe(
-      'alter table `users` on cluster `main` add index `by_name` (`name`)',
+    expect(ddl(alter.addIndex('by_name').column('name').using('bloom_filter GRANULARITY 2'))).toBe(
+      'alter table `users` on cluster `main` add index `by_name` (`name`) type bloom_filter GRANULARITY 2',
     )
     expect(ddl(alter.dropIndex('by_name'))).toBe('alter table `users` on cluster `main` drop index `by_name`')
     expect(ddl(alter.renameTo('people'))).toBe('rename table `users` to `people` on cluster `main`')

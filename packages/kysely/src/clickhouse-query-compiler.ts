@@ -1,6 +1,7 @@
 import { UsageError } from '@clickwire/client'
 import { quoteSqlIdentifier, quoteSqlString, TypedValue } from '@clickwire/protocol'
 import {
+  type AddIndexNode,
   type AliasNode,
   type AlterColumnNode,
   type AlterTableNode,
@@ -933,6 +934,30 @@ export class ClickHouseQueryCompiler extends DefaultQueryCompiler {
     if (node.ifExists) this.append('if exists ')
     this.visitNode(node.name)
     this.#appendOnCluster()
+  }
+
+  /**
+   * `ADD INDEX name (columns) TYPE type`: ClickHouse's indexes are data-skipping indexes,
+   * and each names its type; Kysely's `using(...)` gives it, with `GRANULARITY n` after the
+   * type when wanted (`.using('bloom_filter(0.01) GRANULARITY 4')`).
+   */
+  protected override visitAddIndex(node: AddIndexNode): void {
+    if (node.unique) unsupported('UNIQUE indexes', 'its indexes skip data; a primary key orders it')
+    if (!node.using) {
+      unsupported(
+        'index without a type',
+        "name the data-skipping index type with .using('minmax'), .using('set(100)'), .using('bloom_filter(0.01) GRANULARITY 4'), ...",
+      )
+    }
+    this.append('add index ')
+    this.visitNode(node.name)
+    if (node.columns) {
+      this.append(' (')
+      this.compileList(node.columns)
+      this.append(')')
+    }
+    this.append(' type ')
+    this.visitNode(node.using)
   }
 
   protected override visitCreateIndex(node: CreateIndexNode): void {
