@@ -1,4 +1,4 @@
-import { type Transport, UsageError } from '@clickwire/protocol'
+import { type RequestKind, type Transport, UsageError } from '@clickwire/protocol'
 import type { ClientLog } from './client-logger.js'
 import type { Endpoint, TransportKind } from './client-options.js'
 import type { ClusterDiscoverer } from './cluster-discovery.js'
@@ -111,10 +111,26 @@ export interface DiscoveryTarget {
   probe(endpoint: Endpoint): Transport
 }
 
+/** The limits of one call, as a transport takes them. */
+export interface CallLimits {
+  readonly queryId?: string | undefined
+  readonly timeoutMs?: number | undefined
+  readonly signal?: AbortSignal | undefined
+}
+
 /** What every call of a discovering transport waits for first, and what its failures and close tell. */
 export interface DiscoveryGate {
   /** The first read of the cluster (see ClusterDiscoverer.ready). */
   ready(): Promise<void>
+  /**
+   * Waits for {@link ready} within the call's own time limit (its `timeoutMs`, else the
+   * client's `requestTimeoutMs`) and signal, ending with that call's error; resolves with
+   * the call's options holding the time left, so the whole call keeps to its limit.
+   */
+  enter<Options extends CallLimits>(
+    kind: RequestKind | 'command' | 'ping' | 'serverInfo',
+    options: Options | undefined,
+  ): Promise<Options | undefined>
   /** A host was set aside: read the cluster again unless that was just done. */
   hostSetAside(): void
   close(): void
@@ -131,6 +147,7 @@ export function discoveryGate(
   kind: TransportKind,
   secure: boolean,
   log: ClientLog,
+  requestTimeoutMs: number | undefined,
 ): DiscoveryGate {
   let loaded: Promise<ClusterDiscoverer> | undefined
   const discoverer = () =>
@@ -139,6 +156,7 @@ export function discoveryGate(
     ))
   return {
     ready: async () => (await discoverer()).ready(),
+    enter: async (call, options) => (await discoverer()).enter(call, options, requestTimeoutMs),
     hostSetAside: () => void loaded?.then((each) => each.hostSetAside()),
     close: () => void loaded?.then((each) => each.close()),
   }

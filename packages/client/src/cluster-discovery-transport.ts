@@ -20,7 +20,8 @@ import type { DiscoveryGate } from './cluster-discovery-options.js'
  * it reads `system.clusters` from the URL's hosts (the seeds), the first that answers,
  * and replaces its host list with the nodes (see clusterEndpoints); a call waits for that
  * read, and one that fails (no seed answered, no such cluster) fails the calls waiting and
- * is tried again by the next call. Then the list is read again every `refreshIntervalMs`
+ * is tried again by the next call; each call waits within its own time limit and signal,
+ * and goes on with the time it has left. Then the list is read again every `refreshIntervalMs`
  * and after a host is set aside (at most every 5 s), from the hosts in use; a refresh
  * that fails keeps the list and logs a warning. Each read uses a connection of its own, so
  * it knows which host answered (a loopback name is that host's machine) and never waits
@@ -38,49 +39,36 @@ export class ClusterDiscoveryTransport implements Transport {
     this.kind = inner.kind
     const { queryRaw, insertRaw } = inner
     if (queryRaw)
-      this.queryRaw = async (sql, options) => {
-        await this.#started()
-        return queryRaw.call(inner, sql, options)
-      }
+      this.queryRaw = async (sql, options) => queryRaw.call(inner, sql, (await gate.enter('query', options))!)
     if (insertRaw)
-      this.insertRaw = async (table, body, options) => {
-        await this.#started()
-        return insertRaw.call(inner, table, body, options)
-      }
-  }
-
-  #started(): Promise<void> {
-    return this.gate.ready()
+      this.insertRaw = async (table, body, options) =>
+        insertRaw.call(inner, table, body, (await gate.enter('insert', options))!)
   }
 
   async query(sql: string, options?: QueryOptions): Promise<BlockStream> {
-    await this.#started()
-    return this.inner.query(sql, options)
+    return this.inner.query(sql, await this.gate.enter('query', options))
   }
 
   async insert(table: string, producer: InsertProducer, options?: InsertOptions): Promise<InsertResult> {
-    await this.#started()
-    return this.inner.insert(table, producer, options)
+    return this.inner.insert(table, producer, await this.gate.enter('insert', options))
   }
 
   async command(
     sql: string,
     options?: RequestOptions,
   ): Promise<{ readonly queryId: string; readonly progress: Progress }> {
-    await this.#started()
-    return this.inner.command(sql, options)
+    return this.inner.command(sql, await this.gate.enter('command', options))
   }
 
   async ping(options?: {
     readonly signal?: AbortSignal | undefined
     readonly timeoutMs?: number | undefined
   }): Promise<void> {
-    await this.#started()
-    return this.inner.ping(options)
+    return this.inner.ping(await this.gate.enter('ping', options))
   }
 
   async serverInfo(): Promise<ServerInfo> {
-    await this.#started()
+    await this.gate.enter('serverInfo', undefined)
     return this.inner.serverInfo()
   }
 

@@ -1,7 +1,14 @@
-import { quoteSqlString, type Transport, UsageError } from '@clickwire/protocol'
+import {
+  CallDeadline,
+  quoteSqlString,
+  type RequestKind,
+  type Transport,
+  UsageError,
+} from '@clickwire/protocol'
 import { type ClientLog, errorContext } from './client-logger.js'
 import type { Endpoint, TransportKind } from './client-options.js'
 import {
+  type CallLimits,
   type ClusterNode,
   type DiscoveryTarget,
   type ResolvedDiscovery,
@@ -128,6 +135,9 @@ const failureRefreshGapMs = 5_000
  * The refreshes of a ClusterDiscoveryTransport (see there): the first read, shared by the
  * calls that wait for it; the timer; the reads after a failure; one read at a time.
  */
+/** A signal that never fires: a call's wait for discovery is not stopped by the client closing (close() ends the read). */
+const neverAborted = new AbortController().signal
+
 export class ClusterDiscoverer {
   #ready: Promise<void> | undefined
   #refreshing: Promise<void> | undefined
@@ -158,6 +168,28 @@ export class ClusterDiscoverer {
       },
     )
     return this.#ready
+  }
+
+  /** {@link DiscoveryGate.enter}: the first read waited for within the call's own limits. */
+  async enter<Options extends CallLimits>(
+    call: RequestKind | 'command' | 'ping' | 'serverInfo',
+    options: Options | undefined,
+    requestTimeoutMs: number | undefined,
+  ): Promise<Options | undefined> {
+    const limitMs = options?.timeoutMs ?? requestTimeoutMs ?? 0
+    const deadline =
+      call === 'ping' || call === 'serverInfo'
+        ? CallDeadline.forCall(call, limitMs, options?.signal, undefined)
+        : CallDeadline.forRequest(
+            call === 'insert' ? 'insert' : 'query',
+            options?.queryId ?? '',
+            limitMs,
+            options?.signal,
+            neverAborted,
+          )
+    // The read goes on for the other calls when this one stops waiting.
+    await deadline.wait(this.ready())
+    return limitMs > 0 ? { ...(options as Options), timeoutMs: deadline.remaining() } : options
   }
 
   /** Reads the cluster's nodes again now (one read at a time) and uses them as the hosts. */

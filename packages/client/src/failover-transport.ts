@@ -19,6 +19,7 @@ import {
   type Transport,
   UsageError,
 } from '@clickwire/protocol'
+import type { CallLimits, DiscoveryGate } from './cluster-discovery-options.js'
 
 /**
  * Several HTTP endpoints behind one transport. A request goes to the first endpoint the
@@ -34,7 +35,7 @@ export class FailoverTransport implements Transport {
   readonly kind = 'http' as const
   readonly #hosts: HostSelector<Transport>
   /** What each call waits for first, closed with this transport (cluster discovery: cluster-discovery-options.ts). */
-  gate: { ready(): Promise<void>; close(): void } | undefined
+  gate: Pick<DiscoveryGate, 'enter' | 'close'> | undefined
   /** Endpoints dropped by {@link setTransports}: their requests may still run; closed with this one. */
   readonly #retired = new Set<Transport>()
 
@@ -66,12 +67,20 @@ export class FailoverTransport implements Transport {
     this.#hosts.setHosts(transports)
   }
 
-  private async attempt<T>(call: (transport: Transport) => Promise<T>): Promise<T> {
-    if (this.gate) await this.gate.ready()
+  /**
+   * `call` on the endpoints in turn. With a gate, it first waits for the gate within the
+   * call's limits (`kind`, `options`) and gets the options with the time left.
+   */
+  private async attempt<T, Options extends CallLimits>(
+    kind: Parameters<DiscoveryGate['enter']>[0],
+    options: Options | undefined,
+    call: (transport: Transport, options: Options | undefined) => Promise<T>,
+  ): Promise<T> {
+    const limits = this.gate ? await this.gate.enter(kind, options) : options
     let lastError: unknown
     for (const transport of this.#hosts.candidates()) {
       try {
-        const result = await call(transport)
+        const result = await call(transport, limits)
         this.#hosts.succeeded(transport)
         return result
       } catch (error) {
@@ -84,37 +93,39 @@ export class FailoverTransport implements Transport {
   }
 
   query(sql: string, options?: QueryOptions): Promise<BlockStream> {
-    return this.attempt((transport) => transport.query(sql, options))
+    return this.attempt('query', options, (transport, limits) => transport.query(sql, limits))
   }
 
   insert(table: string, producer: InsertProducer, options?: InsertOptions): Promise<InsertResult> {
-    return this.attempt((transport) => transport.insert(table, producer, options))
+    return this.attempt('insert', options, (transport, limits) => transport.insert(table, producer, limits))
   }
 
   command(
     sql: string,
     options?: RequestOptions,
   ): Promise<{ readonly queryId: string; readonly progress: Progress }> {
-    return this.attempt((transport) => transport.command(sql, options))
+    return this.attempt('command', options, (transport, limits) => transport.command(sql, limits))
   }
 
   ping(options?: {
     readonly signal?: AbortSignal | undefined
     readonly timeoutMs?: number | undefined
   }): Promise<void> {
-    return this.attempt((transport) => transport.ping(options))
+    return this.attempt('ping', options, (transport, limits) => transport.ping(limits))
   }
 
   queryRaw(sql: string, options: RawQueryOptions): Promise<RawStream> {
-    return this.attempt((transport) => rawCapable(transport).queryRaw(sql, options))
+    return this.attempt('query', options, (transport, limits) => rawCapable(transport).queryRaw(sql, limits!))
   }
 
   insertRaw(table: string, body: RawBody, options: RawInsertOptions): Promise<InsertResult> {
-    return this.attempt((transport) => rawCapable(transport).insertRaw(table, body, options))
+    return this.attempt('insert', options, (transport, limits) =>
+      rawCapable(transport).insertRaw(table, body, limits!),
+    )
   }
 
   serverInfo(): Promise<ServerInfo> {
-    return this.attempt((transport) => transport.serverInfo())
+    return this.attempt('serverInfo', undefined, (transport) => transport.serverInfo())
   }
 
   async close(): Promise<void> {

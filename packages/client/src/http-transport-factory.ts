@@ -87,6 +87,7 @@ export function httpTransportFor(options: ResolvedClientOptions, pageOrigin?: st
     'http',
     options.secure,
     log,
+    options.requestTimeoutMs,
   )
   failover.gate = gate
   return failover

@@ -55,6 +55,7 @@ export function nativeTransportFor(options: ResolvedClientOptions): Transport {
     'native',
     options.secure,
     log,
+    options.requestTimeoutMs,
   )
   return new ClusterDiscoveryTransport(native, gate)
 }

@@ -3,6 +3,7 @@
 // must ask first (over HTTP the server probe, an insert's DESCRIBE; over native the
 // handshake). Each call settles with a TimeoutError (or an AbortError for a signal) within
 // its deadline and a small slack. serverInfo() takes no options: requestTimeoutMs bounds it.
+// The same holds for a client that discovers a cluster, whose first read never answers.
 import { describe, expect, it } from 'vitest'
 import { type Client, createClient, sql } from '../src/index.js'
 import { silentServer } from './support/silent-server.js'
@@ -32,9 +33,19 @@ async function settle(run: () => Promise<unknown>): Promise<{ error: Error | und
   return { error, elapsed: Date.now() - started }
 }
 
-describe.each(['clickhouse', 'http'])('%s', (scheme) => {
+describe.each([
+  ['clickhouse', ''],
+  ['http', ''],
+  // The first call waits for the cluster's first read (system.clusters from the seed).
+  ['clickhouse', ' discovering a cluster'],
+  ['http', ' discovering a cluster'],
+])('%s%s', (scheme, discovering) => {
   const fresh = (options: { requestTimeoutMs?: number } = {}) =>
-    createClient({ url: `${scheme}://127.0.0.1:${silent.port}`, ...options })
+    createClient({
+      url: `${scheme}://127.0.0.1:${silent.port}`,
+      ...(discovering ? { discoverCluster: 'main' } : {}),
+      ...options,
+    })
 
   for (const [name, call] of Object.entries(calls)) {
     it(`${name} as the first call obeys its timeoutMs`, async () => {
