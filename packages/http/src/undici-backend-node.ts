@@ -14,6 +14,7 @@ import {
   headersFrom,
 } from './http-backend.js'
 import type { HttpTransportOptions, ResolvedOptions } from './http-options.js'
+import { ReadSlab, slabReads } from './socket-reads-node.js'
 
 type Controller = { pause(): void; resume(): void; abort(reason: unknown): void; readonly aborted: boolean }
 
@@ -78,6 +79,8 @@ function createPool(
     keepAliveTimeoutThreshold: options.keepAliveMarginMs,
     connect: {
       timeout: options.connectTimeoutMs || undefined,
+      // Plain TCP reads land in large slabs (socket-reads-node.ts); TLS sockets have no onread.
+      ...(origin.startsWith('http:') ? slabReads(new ReadSlab()) : {}),
       ...(tls
         ? {
             // Node's TLS takes any Uint8Array where its types say Buffer (PemInput).
