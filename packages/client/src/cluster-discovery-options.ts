@@ -116,6 +116,8 @@ export interface CallLimits {
   readonly queryId?: string | undefined
   readonly timeoutMs?: number | undefined
   readonly signal?: AbortSignal | undefined
+  /** When the call began (`performance.now()`), when before the step at hand. */
+  readonly startedAt?: number | undefined
 }
 
 /** What every call of a discovering transport waits for first, and what its failures and close tell. */
@@ -125,7 +127,8 @@ export interface DiscoveryGate {
   /**
    * Waits for {@link ready} within the call's own time limit (its `timeoutMs`, else the
    * client's `requestTimeoutMs`) and signal, ending with that call's error; resolves with
-   * the call's options holding the time left, so the whole call keeps to its limit.
+   * the call's options carrying its start (a ping's: the time left), so the whole call
+   * keeps to its limit.
    */
   enter<Options extends CallLimits>(
     kind: RequestKind | 'command' | 'ping' | 'serverInfo',

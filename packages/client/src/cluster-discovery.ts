@@ -135,9 +135,6 @@ const failureRefreshGapMs = 5_000
  * The refreshes of a ClusterDiscoveryTransport (see there): the first read, shared by the
  * calls that wait for it; the timer; the reads after a failure; one read at a time.
  */
-/** A signal that never fires: a call's wait for discovery is not stopped by the client closing (close() ends the read). */
-const neverAborted = new AbortController().signal
-
 export class ClusterDiscoverer {
   #ready: Promise<void> | undefined
   #refreshing: Promise<void> | undefined
@@ -177,6 +174,7 @@ export class ClusterDiscoverer {
     requestTimeoutMs: number | undefined,
   ): Promise<Options | undefined> {
     const limitMs = options?.timeoutMs ?? requestTimeoutMs ?? 0
+    const startedAt = options?.startedAt ?? performance.now()
     const deadline =
       call === 'ping' || call === 'serverInfo'
         ? CallDeadline.forCall(call, limitMs, options?.signal, undefined)
@@ -185,11 +183,16 @@ export class ClusterDiscoverer {
             options?.queryId ?? '',
             limitMs,
             options?.signal,
-            neverAborted,
+            undefined,
+            startedAt,
           )
     // The read goes on for the other calls when this one stops waiting.
     await deadline.wait(this.ready())
-    return limitMs > 0 ? { ...(options as Options), timeoutMs: deadline.remaining() } : options
+    if (limitMs <= 0) return options
+    // A ping has no start to carry: it gets the time left.
+    return call === 'ping' || call === 'serverInfo'
+      ? { ...(options as Options), timeoutMs: deadline.remaining() }
+      : { ...(options as Options), startedAt }
   }
 
   /** Reads the cluster's nodes again now (one read at a time) and uses them as the hosts. */

@@ -353,6 +353,7 @@ export class HttpTransport implements Transport {
       options.timeoutMs ?? this.#options.requestTimeoutMs,
       options.signal,
       this.#sender.closing,
+      options.startedAt,
     )
   }
 

@@ -224,6 +224,7 @@ export class NativeTransport implements Transport {
       options.timeoutMs ?? this.options.requestTimeoutMs,
       options.signal,
       this.closing.signal,
+      options.startedAt,
     )
   }
 

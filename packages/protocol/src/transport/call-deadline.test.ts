@@ -22,6 +22,16 @@ describe('CallDeadline', () => {
     expect(() => deadline.check()).toThrow('late after 50 ms')
   })
 
+  it("counts from the call's start when given one, and its error still names the whole limit", () => {
+    let now = 100
+    // A call that began at 70 (its sql`` fragment waited for the server's version first).
+    const deadline = new CallDeadline(50, undefined, errors, undefined, () => now, 70)
+    expect(deadline.remaining()).toBe(20)
+    now = 120
+    expect(deadline.expired).toBe(true)
+    expect(() => deadline.check()).toThrow('late after 50 ms')
+  })
+
   it('has no limit with 0', () => {
     const deadline = new CallDeadline(0, undefined, errors, undefined, () => 1e12)
     expect(deadline.remaining()).toBe(0)

@@ -34,8 +34,14 @@ export class CallDeadline {
     readonly closing: AbortSignal | undefined,
     /** Milliseconds now; injectable for tests. */
     private readonly now: () => number = () => performance.now(),
+    /**
+     * When the call began (`performance.now()`), if before this deadline was made: the
+     * limit counts from there, so steps taken before (a wait for the server's version, for
+     * a cluster's discovery) leave the rest of the call only the time left.
+     */
+    startedAt?: number,
   ) {
-    this.#deadline = limitMs > 0 ? now() + limitMs : undefined
+    this.#deadline = limitMs > 0 ? (startedAt ?? now()) + limitMs : undefined
   }
 
   /** A query, command or insert: its errors name it and its query id. */
@@ -44,7 +50,8 @@ export class CallDeadline {
     queryId: string,
     limitMs: number,
     signal: AbortSignal | undefined,
-    closing: AbortSignal,
+    closing: AbortSignal | undefined,
+    startedAt?: number,
   ): CallDeadline {
     return new CallDeadline(
       limitMs,
@@ -55,6 +62,8 @@ export class CallDeadline {
         closed: () => requestClosedError(kind, queryId),
       },
       closing,
+      undefined,
+      startedAt,
     )
   }
 

@@ -100,6 +100,12 @@ export interface RequestOptions {
   /** Ends the query with a TimeoutError after this long (default: the client's). */
   readonly timeoutMs?: number | undefined
   /**
+   * When the call began (`performance.now()`), if before the transport got it: `timeoutMs`
+   * counts from there (the client's own steps before, such as the wait for the server's
+   * version of a sql`` call, use part of it).
+   */
+  readonly startedAt?: number | undefined
+  /**
    * The W3C trace context the server's spans continue: native puts it in the Query packet's
    * ClientInfo (revision >= 54442; older servers get none), HTTP sends `traceparent` /
    * `tracestate` headers.
