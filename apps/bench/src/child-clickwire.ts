@@ -1,6 +1,8 @@
 /**
  * One benchmark process with clickwire:
- * `node child-clickwire.js <native|http> <work> <cutoff date | rows> [lz4|none]`.
+ * `node child-clickwire.js <native|http> <work> <cutoff date | rows> [lz4|none|ArrowStream]`:
+ * lz4 or none is native's block compression; ArrowStream makes the Arrow works over HTTP
+ * call `queryArrow()` (the server's ArrowStream where it reads the same) instead of `arrow()`.
  * The server comes from BENCH_NATIVE_URL / BENCH_HTTP_URL.
  */
 import { createClient } from '@clickwire/client'
@@ -9,7 +11,7 @@ import type { OntimeDay } from './ontime-generator.js'
 import { insertTable, numbersQuery, ontimeQuery, type Work } from './scenario-queries.js'
 
 const [transport, work, point, compression] = childArguments(
-  'child-clickwire.js <native|http> <work> <cutoff|rows> [lz4|none]',
+  'child-clickwire.js <native|http> <work> <cutoff|rows> [lz4|none|ArrowStream]',
   3,
 ) as [string, Work, string, string | undefined]
 
@@ -59,7 +61,12 @@ switch (work) {
   case 'arrow':
   case 'arrow-ints':
   case 'arrow-strings':
-    reportRows((await (await client.query(ontimeQuery(work, point))).arrow()).numRows)
+    reportRows(
+      (compression === 'ArrowStream'
+        ? await client.queryArrow(ontimeQuery(work, point))
+        : await (await client.query(ontimeQuery(work, point))).arrow()
+      ).numRows,
+    )
     break
   case 'insert': {
     // An iterable of column chunks (an array of them would read as an array of row objects).

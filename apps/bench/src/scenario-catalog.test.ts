@@ -18,6 +18,24 @@ describe('the scenario catalog', () => {
     }
   })
 
+  it('sets native arrow(), HTTP arrow(), HTTP queryArrow() and clickhouse-connect side by side', () => {
+    for (const [section, own, connect] of [
+      ['arrow', '18', '20'],
+      ['arrow-ints', '21', '22'],
+      ['arrow-strings', '23', '24'],
+    ] as const) {
+      const labels = variants.filter((variant) => variant.section === section).map((variant) => variant.label)
+      expect(labels).toEqual(
+        expect.arrayContaining([
+          `clickwire native arrow() (${own})`,
+          `clickwire HTTP arrow() (${own})`,
+          `clickwire HTTP queryArrow() (${own})`,
+          `clickhouse-connect (${connect})`,
+        ]),
+      )
+    }
+  })
+
   it('carries the reference scenario numbers in the labels', () => {
     const labels = variants.map((variant) => variant.label)
     for (const number of [

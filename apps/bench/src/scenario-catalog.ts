@@ -62,7 +62,7 @@ export interface Variant {
   readonly quick: boolean
   /** Native block compression (clickwire native, clickhouse-client, ch-go). */
   readonly compression?: 'lz4' | 'none'
-  /** The output format a text client asks for. */
+  /** The output format a text client asks for; `ArrowStream` for clickwire HTTP: `queryArrow()`. */
   readonly format?: string
 }
 
@@ -141,6 +141,9 @@ function arrowVariants(section: string, work: Work, numbers: string[]): Variant[
     variant(section, 'cw-http-arrow', `clickwire HTTP arrow() (${own})`, 'clickwire-http', work, {
       quick: false,
     }),
+    variant(section, 'cw-http-arrow-stream', `clickwire HTTP queryArrow() (${own})`, 'clickwire-http', work, {
+      format: 'ArrowStream',
+    }),
     variant(section, 'driver-arrow', `clickhouse-driver use_numpy (${driver})`, 'clickhouse-driver', work),
     variant(section, 'connect-arrow', `clickhouse-connect (${connect})`, 'clickhouse-connect', work),
     variant(section, 'cli-null', `clickhouse-client --format Null (${own})`, 'clickhouse-client', work, {
@@ -211,6 +214,9 @@ export const variants: readonly Variant[] = [
   variant('arrow', 'cw-native-arrow', 'clickwire native arrow() (18)', 'clickwire-native', 'arrow'),
   variant('arrow', 'cw-http-arrow', 'clickwire HTTP arrow() (18)', 'clickwire-http', 'arrow', {
     quick: false,
+  }),
+  variant('arrow', 'cw-http-arrow-stream', 'clickwire HTTP queryArrow() (18)', 'clickwire-http', 'arrow', {
+    format: 'ArrowStream',
   }),
   variant('arrow', 'driver-arrow', 'clickhouse-driver Native (18)', 'clickhouse-driver', 'arrow', {
     quick: false,

@@ -41,6 +41,20 @@ describe('launchFor', () => {
     }
   })
 
+  it('runs queryArrow() for the ArrowStream variants of clickwire HTTP, arrow() for the others', () => {
+    const argsOf = (id: string) => {
+      const variant = variants.find((each) => each.id === id)!
+      return launchFor(variant, '2017-01-04', { server, paths, tools }).args.slice(-4)
+    }
+    expect(argsOf('arrow-ints/cw-http-arrow-stream')).toEqual([
+      'http',
+      'arrow-ints',
+      '2017-01-04',
+      'ArrowStream',
+    ])
+    expect(argsOf('arrow-ints/cw-http-arrow').slice(-3)).toEqual(['http', 'arrow-ints', '2017-01-04'])
+  })
+
   it('asks for the uncompressed and LZ4 protocols of ch-bench', () => {
     const args = (id: string) =>
       launchFor(variants.find((each) => each.id === id)!, '1000', { server, paths, tools }).args

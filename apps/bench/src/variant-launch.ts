@@ -135,7 +135,7 @@ export function launchFor(
     case 'clickwire-native':
       return node('child-clickwire.js', ['native', work, point, variant.compression ?? 'default'])
     case 'clickwire-http':
-      return node('child-clickwire.js', ['http', work, point])
+      return node('child-clickwire.js', ['http', work, point, ...(variant.format ? [variant.format] : [])])
     case 'clickhouse-js':
       return node('child-clickhouse-js.js', [work, point, ...(variant.format ? [variant.format] : [])])
     case 'node-fetch':

@@ -77,3 +77,6 @@ export class ArrowConverter {
     return new Table(this.schema, [...batches])
   }
 }
+
+/** The server-ArrowStream reading, loaded with the rest of the Arrow code (arrow-loader.ts). */
+export { serverArrowTable } from './arrow-server-stream.js'

@@ -1,6 +1,7 @@
 import {
   AbortError,
   type BlockStream,
+  CallDeadline,
   type ColumnMeta,
   type ExternalTable,
   type InsertBatch,
@@ -15,16 +16,17 @@ import {
   type RawStream,
   type RowObject,
   registerSecret,
-  requestAbortError,
-  requestTimeoutError,
   type ServerInfo,
   type Settings,
   type Transport,
   UsageError,
 } from '@clickwire/protocol'
+import type { Table } from 'apache-arrow'
+import type { ArrowTypeMapOf } from './arrow-type-map.js'
 import { CallObserver, type CallStart, type ObservedCall, watchStreamEnd } from './call-observer.js'
 import { ClientLog } from './client-logger.js'
 import { describeEndpoints, type ResolvedClientOptions } from './client-options.js'
+import type { CallLimits } from './cluster-discovery-options.js'
 import type { InsertValues } from './insert-values.js'
 import { type QuerySummary, querySummary } from './query-summary.js'
 import { lazyTracer } from './query-tracing-loader.js'
@@ -142,6 +144,16 @@ export interface Client {
    */
   query<Row = RowObject>(query: string | SqlFragment, options?: QueryCallOptions): Promise<ResultSet<Row>>
   /**
+   * Runs a query and resolves with its whole result as an apache-arrow Table: the Table
+   * `(await query()).arrow()` gives, field by field. Over HTTP, on servers that have it,
+   * read from the server's ArrowStream when every column's type reads the same from it
+   * (see the README's Arrow section); otherwise from Native blocks as `arrow()`.
+   */
+  queryArrow<Row = RowObject>(
+    query: string | SqlFragment,
+    options?: QueryCallOptions,
+  ): Promise<Table<ArrowTypeMapOf<Row>>>
+  /**
    * Inserts rows, columns, an Arrow table or an (async) iterable of them; resolves with the
    * rows written.
    */
@@ -202,30 +214,9 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   })
 }
 
-/**
- * `promise` within the limits of the call `queryId` (its time limit, its signal), failing
- * with that call's errors, as the transports word them.
- */
-function withinCall<T>(
-  promise: Promise<T>,
-  queryId: string,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-): Promise<T> {
-  if (signal?.aborted) return Promise.reject(requestAbortError('query', queryId, signal.reason))
-  if (!signal && timeoutMs <= 0) return promise
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(requestAbortError('query', queryId, signal?.reason))
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => reject(requestTimeoutError('query', queryId, timeoutMs)), timeoutMs)
-        : undefined
-    const stopListening = signal ? listenForAbort(signal, onAbort) : undefined
-    promise.then(resolve, reject).finally(() => {
-      clearTimeout(timer)
-      stopListening?.()
-    })
-  })
+/** When a call began: now, or when the outer call that runs it (queryArrow) began. */
+function callStart(options: object): number {
+  return (options as { readonly startedAt?: number }).startedAt ?? performance.now()
 }
 
 /**
@@ -278,6 +269,16 @@ export class ClickwireClient implements Client {
     return { call, extra: requestExtras(call, headers) }
   }
 
+  /**
+   * The limits of one call from its start (its `timeoutMs`, else `requestTimeoutMs`, and
+   * its signal), for what the client waits for before the transport has the call; the
+   * transport gets `startedAt`, so the whole call keeps to the one limit.
+   */
+  #deadline(queryId: string, call: CallLimits & { readonly startedAt?: number | undefined }): CallDeadline {
+    const limitMs = call.timeoutMs ?? this.#options.requestTimeoutMs ?? 0
+    return CallDeadline.forRequest('query', queryId, limitMs, call.signal, undefined, call.startedAt)
+  }
+
   /** The summary of a finished call from its progress and headers. */
   #summary(progress: Progress, call: ObservedCall): QuerySummary {
     return querySummary(progress, undefined, call.responseHeaders, this.#options.headerPrefix)
@@ -307,11 +308,7 @@ export class ClickwireClient implements Client {
   async #compile(
     query: string | SqlFragment,
     params: Readonly<Record<string, unknown>> | undefined,
-    call: {
-      readonly queryId: string
-      readonly signal?: AbortSignal | undefined
-      readonly timeoutMs?: number | undefined
-    },
+    call: CallLimits & { readonly queryId: string; readonly startedAt: number },
   ): Promise<{ sql: string; params: Readonly<Record<string, unknown>> | undefined }> {
     if (typeof query === 'string') return { sql: query, params }
     if (!isSqlFragment(query)) throw new UsageError('query takes a string or a sql`...` fragment')
@@ -322,8 +319,7 @@ export class ClickwireClient implements Client {
         if (this.#features === asking) this.#features = undefined
       })
     }
-    const limitMs = call.timeoutMs ?? this.#options.requestTimeoutMs ?? 0
-    const compiled = query.compile(await withinCall(this.#features, call.queryId, limitMs, call.signal))
+    const compiled = query.compile(await this.#deadline(call.queryId, call).wait(this.#features))
     for (const name of Object.keys(params ?? {})) {
       if (name in compiled.params)
         throw new UsageError(`parameter ${name} is given twice (sql template and params)`)
@@ -339,12 +335,13 @@ export class ClickwireClient implements Client {
     // The id is chosen here, so that a wait before the request (the server's version for a
     // sql`` fragment) ends with the error of the same query id the transport would use.
     const queryId = options.queryId ?? newQueryId()
+    const startedAt = callStart(options)
     const sqlText = typeof query === 'string' ? query : undefined
     const { call, extra } = await this.#begin({ kind: 'query', queryId, sql: sqlText }, options.httpHeaders)
     let sent: BlockStream
     try {
-      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
-      sent = await this.#transport.query(sql, { ...options, queryId, params, ...extra })
+      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      sent = await this.#transport.query(sql, { ...options, queryId, params, startedAt, ...extra })
     } catch (error) {
       call.finish(error, undefined)
       throw error
@@ -371,6 +368,36 @@ export class ClickwireClient implements Client {
       await stream.cancel()
       throw error
     }
+  }
+
+  async queryArrow<Row = RowObject>(
+    query: string | SqlFragment,
+    options: QueryCallOptions = {},
+  ): Promise<Table<ArrowTypeMapOf<Row>>> {
+    this.#assertOpen()
+    // Its steps (the server's version, a DESCRIBE, the query) share the call's one limit.
+    const timed = { ...options, startedAt: performance.now() }
+    const { queryArrowTable } = await import('./arrow-server-query.js')
+    return queryArrowTable<Row>(
+      {
+        http: this.transport === 'http',
+        query: (statement, callOptions) => this.query(statement, callOptions),
+        queryRaw: (statement, callOptions) => this.queryRaw(statement, callOptions),
+        serverInfo: () => this.#deadline(options.queryId ?? '', timed).wait(this.serverInfo()),
+        describe: async (statement, callOptions) => {
+          const queryId = newQueryId()
+          const { sql, params } = await this.#compile(statement, callOptions.params, {
+            ...callOptions,
+            queryId,
+            startedAt: timed.startedAt,
+          })
+          // A line break before `)`: a statement may end with a `--` comment.
+          return this.query(`DESCRIBE TABLE (${sql}\n)`, { ...callOptions, queryId, params })
+        },
+      },
+      query,
+      timed,
+    )
   }
 
   /** Runs an insert-like call observed: logged, traced, its result with summary and headers. */
@@ -463,8 +490,9 @@ export class ClickwireClient implements Client {
       options.httpHeaders,
     )
     try {
-      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
-      const raw = await transport.queryRaw(sql, { ...options, queryId, params, ...extra })
+      const startedAt = callStart(options)
+      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      const raw = await transport.queryRaw(sql, { ...options, queryId, params, startedAt, ...extra })
       // The bytes are the caller's to read: the call is observed up to the response headers.
       call.finish(undefined, this.#summary(raw.progress, call))
       return raw
@@ -505,8 +533,9 @@ export class ClickwireClient implements Client {
     const sqlText = typeof query === 'string' ? query : undefined
     const { call, extra } = await this.#begin({ kind: 'command', queryId, sql: sqlText }, options.httpHeaders)
     try {
-      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId })
-      const result = await this.#transport.command(sql, { ...options, queryId, params, ...extra })
+      const startedAt = callStart(options)
+      const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      const result = await this.#transport.command(sql, { ...options, queryId, params, startedAt, ...extra })
       const summary = this.#summary(result.progress, call)
       call.finish(undefined, summary)
       return {
