@@ -1,4 +1,4 @@
-import { type ColumnMeta, parseType, wholeColumn } from '@clickwire/protocol'
+import { type ColumnMeta, ColumnParts, parseType, wholeColumn } from '@clickwire/protocol'
 import {
   DateDay,
   Decimal,
@@ -51,6 +51,48 @@ describe('insert blocks', () => {
     const { out } = await batches(chunks(), x, 10)
     expect(out.map((batch) => batch.rows)).toEqual([10, 10, 7])
     expect(out.flatMap((batch) => batch.columns[0])).toEqual([100, 101, ...big])
+  })
+
+  it('refers to column arrays by range when a block starts or ends inside them (no copies)', async () => {
+    const first = { s: ['a', 'b', 'c', 'd'], x: Uint32Array.of(1, 2, 3, 4) }
+    const second = { s: ['e', 'f', 'g', 'h', 'i', 'j', 'k'], x: Uint32Array.of(5, 6, 7, 8, 9, 10, 11) }
+    async function* chunks() {
+      yield first
+      yield second
+    }
+    const columns = header({ s: 'String', x: 'UInt32' })
+    const source = await insertSource(chunks(), 3)
+    const blocks = []
+    for await (const batch of source.batches(columns)) blocks.push(batch)
+    expect(blocks.map((batch) => batch.rows)).toEqual([3, 3, 3, 2])
+    // Plain arrays: ranges of the caller's own arrays; typed arrays: views of them.
+    const straddling = blocks[1]!.columns[0]
+    expect(straddling).toBeInstanceOf(ColumnParts)
+    expect((straddling as ColumnParts).parts).toEqual([first.s, second.s])
+    expect((straddling as ColumnParts).parts[0]).toBe(first.s)
+    expect((straddling as ColumnParts).parts[1]).toBe(second.s)
+    const inside = blocks[2]!.columns[0] as ColumnParts
+    expect(inside.parts[0]).toBe(second.s)
+    expect([inside.startOf(0), inside.endOf(0)]).toEqual([2, 5])
+    expect((blocks[0]!.columns[1] as Uint32Array).buffer).toBe(first.x.buffer)
+    expect(blocks.map((batch) => batch.columns.map((column) => Array.from(wholeColumn(column))))).toEqual([
+      [
+        ['a', 'b', 'c'],
+        [1, 2, 3],
+      ],
+      [
+        ['d', 'e', 'f'],
+        [4, 5, 6],
+      ],
+      [
+        ['g', 'h', 'i'],
+        [7, 8, 9],
+      ],
+      [
+        ['j', 'k'],
+        [10, 11],
+      ],
+    ])
   })
 
   it('gathers rows yielded one at a time into blocks', async () => {

@@ -73,6 +73,11 @@ interface Chunk {
   readonly rows: number
   /** Values of the `header` columns for rows [start, end). */
   slice(header: readonly ColumnMeta[], start: number, end: number): ColumnInput[]
+  /**
+   * The `header` columns whole, when they are the caller's own arrays: a block then refers
+   * to rows [start, end) of them (a ColumnParts range) instead of holding a copy.
+   */
+  columns?(header: readonly ColumnMeta[]): ColumnInput[]
 }
 
 /**
@@ -170,16 +175,17 @@ function sliceColumn(column: ColumnInput, start: number, end: number): ColumnInp
 
 function columnsChunk(columns: ColumnValues): Chunk {
   const names = Object.keys(columns)
+  const whole = (header: readonly ColumnMeta[]) =>
+    header.map(({ name }) => {
+      const column = columns[name]
+      if (column === undefined) throw new UsageError(`no values for column ${JSON.stringify(name)}`)
+      return column
+    })
   return {
     names,
     rows: columns[names[0]!]!.length,
-    slice(header, start, end) {
-      return header.map(({ name }) => {
-        const column = columns[name]
-        if (column === undefined) throw new UsageError(`no values for column ${JSON.stringify(name)}`)
-        return sliceColumn(column, start, end)
-      })
-    },
+    slice: (header, start, end) => whole(header).map((column) => sliceColumn(column, start, end)),
+    columns: whole,
   }
 }
 
@@ -293,6 +299,32 @@ interface Segment {
 }
 
 /**
+ * The columns of a block made of `segments`: a chunk's own arrays are referred to by range
+ * (typed arrays as views), other chunks' rows are sliced out of them. Joined by the block
+ * writer only for codecs that cannot encode part by part.
+ */
+function blockColumns(
+  header: readonly ColumnMeta[],
+  segments: readonly Segment[],
+): (ColumnInput | ColumnParts)[] {
+  const sources = segments.map(
+    (segment) => segment.chunk.columns?.(header) ?? segment.chunk.slice(header, segment.start, segment.end),
+  )
+  const ranged = segments.map((segment) => segment.chunk.columns !== undefined)
+  return header.map((_, index) => {
+    const parts = sources.map((columns) => columns[index]!)
+    const starts = segments.map((segment, at) => (ranged[at] ? segment.start : 0))
+    const ends = segments.map((segment, at) => (ranged[at] ? segment.end : parts[at]!.length))
+    const only = parts[0]!
+    if (parts.length === 1 && (ArrayBuffer.isView(only) || (starts[0] === 0 && ends[0] === only.length))) {
+      // All of one array or a view of a typed array: no copy either way.
+      return sliceColumn(only, starts[0]!, ends[0]!)
+    }
+    return new ColumnParts(parts, starts, ends)
+  })
+}
+
+/**
  * Cuts chunks into blocks of exactly `blockRows` rows (the last one smaller): large chunks
  * are sliced (typed arrays as views), small ones are held back and joined until a block is
  * full, so a generator yielding ten rows at a time still sends full blocks. At most one
@@ -306,12 +338,7 @@ export async function* coalesce(
   let held: Segment[] = []
   let heldRows = 0
   const release = (): InsertBatch => {
-    const parts = held.map((segment) => segment.chunk.slice(header, segment.start, segment.end))
-    // Joined by the block writer only for codecs that cannot encode part by part.
-    const columns = header.map((_, index) =>
-      parts.length === 1 ? parts[0]![index]! : new ColumnParts(parts.map((part) => part[index]!)),
-    )
-    const batch = { rows: heldRows, columns }
+    const batch = { rows: heldRows, columns: blockColumns(header, held) }
     held = []
     heldRows = 0
     return batch
@@ -326,7 +353,7 @@ export async function* coalesce(
       if (heldRows === blockRows) yield release()
     }
     for (; chunk.rows - start >= blockRows; start += blockRows) {
-      yield { rows: blockRows, columns: chunk.slice(header, start, start + blockRows) }
+      yield { rows: blockRows, columns: blockColumns(header, [{ chunk, start, end: start + blockRows }]) }
     }
     if (start < chunk.rows) {
       held.push({ chunk, start, end: chunk.rows })

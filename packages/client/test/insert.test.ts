@@ -195,6 +195,76 @@ describe.each(transports)('%s', (transport) => {
     )
   })
 
+  it('sends column chunks cut across block boundaries exactly (strings by range, not copies)', async () => {
+    await using ch = clientFor(transport)
+    await withTable(
+      ch,
+      'insert_ranges',
+      'i UInt32, s String, f FixedString(4), n Nullable(String)',
+      async (table) => {
+        await ch.command(`SYSTEM STOP MERGES ${table}`)
+        // Strings around the ASCII fast path's edges: empty, 127/128 characters (one or two
+        // length bytes), longer, 2- to 4-byte UTF-8, a control character.
+        const texts = [
+          '',
+          'abc',
+          'é',
+          'x'.repeat(127),
+          'y'.repeat(128),
+          'z'.repeat(300),
+          '日本語',
+          '😀a',
+          't\tb',
+        ]
+        const fixed = ['', 'ab', 'abcd', 'é', '€x']
+        const total = 40
+        const sizes = [5, 11, 1, 13, 10]
+        const chunks: { i: Uint32Array; s: string[]; f: string[]; n: (string | null)[] }[] = []
+        for (let start = 0, k = 0; start < total; start += sizes[k++]!) {
+          const rows = Array.from({ length: sizes[k]! }, (_, j) => start + j)
+          chunks.push({
+            i: Uint32Array.from(rows),
+            s: rows.map((row) => texts[row % texts.length]!),
+            f: rows.map((row) => fixed[row % fixed.length]!),
+            n: rows.map((row) => (row % 3 === 0 ? null : texts[row % texts.length]!)),
+          })
+        }
+        const result = await ch.insert(
+          table,
+          (function* () {
+            yield* chunks
+          })(),
+          { blockRows: 7, settings: keepBlocks },
+        )
+        expect(result.rowsWritten).toBe(total)
+        expect(await blockSizes(ch, table)).toEqual([
+          { rows: 5, blocks: 1 },
+          { rows: 7, blocks: 5 },
+        ])
+        // The server's own rendering of the bytes it stored.
+        const stored = await rowsOf(
+          ch,
+          `SELECT i, hex(s) AS s, hex(f) AS f, if(isNull(n), 'NULL', hex(assumeNotNull(n))) AS n FROM ${table} ORDER BY i`,
+        )
+        const hex = (text: string, size?: number) => {
+          const bytes = Buffer.from(text, 'utf8')
+          const padded =
+            size === undefined ? bytes : Buffer.concat([bytes, Buffer.alloc(size - bytes.length)])
+          return padded.toString('hex').toUpperCase()
+        }
+        expect(stored).toEqual(
+          Array.from({ length: total }, (_, row) => ({
+            i: row,
+            s: hex(texts[row % texts.length]!),
+            f: hex(fixed[row % fixed.length]!, 4),
+            n: row % 3 === 0 ? 'NULL' : hex(texts[row % texts.length]!),
+          })),
+        )
+      },
+      partPerBlock,
+    )
+  })
+
   it('streams a long async input: the server has the rows before the input ends (bounded memory)', async () => {
     await using ch = clientFor(transport)
     await using observer = clientFor(transport)

@@ -224,10 +224,16 @@ export class NativeConnection implements Poolable {
     const writer = this.writer.reset()
     clientDataCodec.encode(writer, { table }, this.revision)
     if (this.codecs) {
-      this.frames ??= new FrameWriter(this.writer, this.codecs, { method: this.options.compression })
-      blockWriter.write(this.frames.input, columns, rows)
-      this.blockBytesSent += this.frames.input.offset
-      this.frames.flush()
+      const frames = (this.frames ??= new FrameWriter(this.writer, this.codecs, {
+        method: this.options.compression,
+      }))
+      // Nothing left over from a block whose encoding failed.
+      frames.input.reset()
+      const before = frames.flushedBytes
+      // Whole frames are compressed between columns: the input stays a few frames large.
+      blockWriter.write(frames.input, columns, rows, undefined, () => frames.flushWholeFrames())
+      frames.flush()
+      this.blockBytesSent += frames.flushedBytes - before
     } else {
       const start = writer.offset
       blockWriter.write(writer, columns, rows)

@@ -37,10 +37,14 @@ function encodeValues(
     return
   }
   let left = rows
-  for (const part of values.parts) {
-    if (left === 0) break
-    const take = Math.min(part.length, left)
-    if (take > 0) codec.encode(writer, part, take)
+  for (let index = 0; index < values.parts.length && left > 0; index++) {
+    const from = values.startOf(index)
+    const take = Math.min(values.endOf(index) - from, left)
+    if (take <= 0) continue
+    // A range from the start of its array needs no slice: encode reads its first rows only.
+    if (from === 0) codec.encode(writer, values.parts[index]!, take)
+    else if (codec.encodeFrom) codec.encodeFrom(writer, values.parts[index]!, from, take)
+    else codec.encode(writer, values.part(index), take)
     left -= take
   }
 }
@@ -96,7 +100,17 @@ export class NativeBlockWriter {
   /** Rows this writer wrote so far: errors name the row of the whole insert, not of the block. */
   private rowsWritten = 0
 
-  write(writer: ByteWriter, columns: readonly ColumnToWrite[], rows: number, info?: BlockInfo): void {
+  /**
+   * Appends one block. `afterColumn`, when given, runs after each column's values (a
+   * FrameWriter compresses the frames filled so far there).
+   */
+  write(
+    writer: ByteWriter,
+    columns: readonly ColumnToWrite[],
+    rows: number,
+    info?: BlockInfo,
+    afterColumn?: () => void,
+  ): void {
     const firstRow = this.rowsWritten
     const codecs = columns.map((column) => this.codec(column))
     if (rows > 0) this.checkNested(columns, codecs, rows, firstRow)
@@ -126,6 +140,7 @@ export class NativeBlockWriter {
           },
         )
       }
+      afterColumn?.()
     }
     this.rowsWritten += rows
   }

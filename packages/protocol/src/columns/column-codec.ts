@@ -70,6 +70,12 @@ export interface ColumnCodec<Value = unknown> {
   encodePrefix(writer: ByteWriter, input: ColumnInput): void
   /** Writes the first `rows` values of `input`. */
   encode(writer: ByteWriter, input: ColumnInput, rows: number): void
+  /**
+   * Writes `rows` values of `input` from index `from` on, as `encode` of that slice would:
+   * given by concatenable codecs of plain-array values (strings), so a block cut from the
+   * middle of a caller's array is encoded from it in place, not from a copy of its slice.
+   */
+  encodeFrom?(writer: ByteWriter, input: ColumnInput, from: number, rows: number): void
 }
 
 /** Makes a codec for a type; composite factories call `codecFor` for their inner types. */

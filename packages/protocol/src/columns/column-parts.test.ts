@@ -56,6 +56,62 @@ describe('ColumnParts', () => {
     )
   })
 
+  it('encodes ranges of parts (a block cut from the middle of arrays) like the joined slices', () => {
+    // Each column's parts padded with rows outside the range on both sides: 1 before and 2
+    // after the first part, 3 before the last (and none after), the empty part as [1, 1).
+    const pad = (part: unknown[] | ArrayLike<unknown>, before: number, after: number) => {
+      const filler = (Array.isArray(part) ? part : Array.from(part))[0] ?? ''
+      if (ArrayBuffer.isView(part)) {
+        const typed = part as Uint32Array
+        const out = new (typed.constructor as Uint32ArrayConstructor)(before + typed.length + after)
+        out.set(typed, before)
+        return out
+      }
+      return [...Array(before).fill(filler), ...(part as unknown[]), ...Array(after).fill(filler)]
+    }
+    const ranged = parts.map(({ name, type, parts: given }) => {
+      const [first, empty, last] = given as unknown[][]
+      const padded = [pad(first!, 1, 2), pad(empty!, 1, 1), pad(last!, 3, 0)]
+      const starts = [1, 1, 3]
+      const ends = [1 + first!.length, 1, 3 + last!.length]
+      return { name, type, values: new ColumnParts(padded as unknown[][], starts, ends) }
+    })
+    const joined = encode(parts.map(({ name, type, parts }) => ({ name, type, values: joinValues(parts) })))
+    expect(encode(ranged)).toEqual(joined)
+    ranged.forEach(({ values }, index) => {
+      expect(values.length).toBe(5)
+      expect(Array.from(wholeColumn(values))).toEqual(Array.from(joinValues(parts[index]!.parts)))
+    })
+    const strings = ranged[2]!.values
+    expect(Array.from(wholeColumn(strings))).toEqual(['a', 'é', '', 'x'.repeat(300), 'z'])
+    expect(strings.part(0)).toEqual(['a', 'é'])
+  })
+
+  it('names the row of the whole column when a value in a ranged part is wrong', () => {
+    const values = new ColumnParts(
+      [
+        ['x', 'a', 'b'],
+        ['y', 'y', 'c', 7, 'z'],
+      ],
+      [1, 2],
+      [3, 4],
+    )
+    expect(() => encode([{ name: 's', type: 'String', values }], 4)).toThrow(
+      /column \[0\] "s" String: row 3: 7/,
+    )
+    const fixed = new ColumnParts(
+      [
+        ['x', 'a'],
+        ['y', 'toolong'],
+      ],
+      [1, 1],
+      [2, 2],
+    )
+    expect(() => encode([{ name: 'f', type: 'FixedString(2)', values: fixed }], 2)).toThrow(
+      /column \[0\] "f" FixedString\(2\): row 1: .*7 bytes, longer than 2/,
+    )
+  })
+
   it('joins typed arrays of one kind into one typed array, anything else into a JS array', () => {
     expect(joinValues([Int16Array.of(1), Int16Array.of(2, 3)])).toEqual(Int16Array.of(1, 2, 3))
     expect(joinValues([Int16Array.of(1), [2]])).toEqual([1, 2])

@@ -61,6 +61,39 @@ export class FixedStringColumn implements Column<string> {
  */
 export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
   const size = integerArgument(type, 0, 1, 0x7fff_ffff, 'length')
+  /** Writes `input[from, from + rows)`. */
+  const encodeFrom = (writer: ByteWriter, input: ColumnInput, from: number, rows: number): void => {
+    // Every value takes exactly `size` bytes: room for all of them at once, so the ASCII
+    // path (most values) writes with no check per value.
+    writer.ensure(rows * size)
+    let bytes = writer.bytes
+    let at = writer.offset
+    for (let row = from, last = from + rows; row < last; row++) {
+      const value = input[row]
+      let written = -1
+      if (typeof value === 'string') {
+        if (value.length <= size) written = quickAscii(value, bytes, at)
+        if (written < 0) {
+          checkUtf8(value, row - from, size)
+          // Room for the UTF-8 of any string, so encodeInto never truncates silently.
+          writer.offset = at
+          writer.ensure(value.length * 3 + (last - row) * size)
+          bytes = writer.bytes
+          written = encodeUtf8Into(value, bytes, at)
+        }
+      } else if (value instanceof Uint8Array) {
+        written = value.length
+        if (written <= size) bytes.set(value, at)
+      } else throw valueError(`FixedString(${size})`, row - from, value, 'expected a string or Uint8Array')
+      if (written > size)
+        throw valueError(`FixedString(${size})`, row - from, value, `${written} bytes, longer than ${size}`)
+      // Short paddings (the usual case) are cheaper as a loop than as a call to fill().
+      if (size - written > 32) bytes.fill(0, at + written, at + size)
+      else for (let i = at + written; i < at + size; i++) bytes[i] = 0
+      at += size
+    }
+    writer.offset = at
+  }
   return {
     type,
     layout: { kind: 'fixed-bytes', type, width: size },
@@ -79,37 +112,9 @@ export function fixedStringCodec(type: TypeNode): ColumnCodec<string> {
     },
     encodePrefix(): void {},
     encode(writer: ByteWriter, input: ColumnInput, rows: number): void {
-      // Every value takes exactly `size` bytes: room for all of them at once, so the ASCII
-      // path (most values) writes with no check per value.
-      writer.ensure(rows * size)
-      let bytes = writer.bytes
-      let at = writer.offset
-      for (let row = 0; row < rows; row++) {
-        const value = input[row]
-        let written = -1
-        if (typeof value === 'string') {
-          if (value.length <= size) written = quickAscii(value, bytes, at)
-          if (written < 0) {
-            checkUtf8(value, row, size)
-            // Room for the UTF-8 of any string, so encodeInto never truncates silently.
-            writer.offset = at
-            writer.ensure(value.length * 3 + (rows - row) * size)
-            bytes = writer.bytes
-            written = encodeUtf8Into(value, bytes, at)
-          }
-        } else if (value instanceof Uint8Array) {
-          written = value.length
-          if (written <= size) bytes.set(value, at)
-        } else throw valueError(`FixedString(${size})`, row, value, 'expected a string or Uint8Array')
-        if (written > size)
-          throw valueError(`FixedString(${size})`, row, value, `${written} bytes, longer than ${size}`)
-        // Short paddings (the usual case) are cheaper as a loop than as a call to fill().
-        if (size - written > 32) bytes.fill(0, at + written, at + size)
-        else for (let i = at + written; i < at + size; i++) bytes[i] = 0
-        at += size
-      }
-      writer.offset = at
+      encodeFrom(writer, input, 0, rows)
     },
+    encodeFrom,
   }
 }
 

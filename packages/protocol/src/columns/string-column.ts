@@ -154,31 +154,37 @@ export function stringCodec(type: TypeNode): ColumnCodec<string> {
     },
     encodePrefix(): void {},
     encode(writer: ByteWriter, input: ColumnInput, rows: number): void {
-      // Short ASCII strings (most of them) are written here with the writer's state in
-      // locals; everything else goes through the writer and the locals are reloaded.
-      let bytes = writer.bytes
-      let offset = writer.offset
-      for (let row = 0; row < rows; row++) {
-        const value = input[row]
-        if (typeof value === 'string' && value.length < 128) {
-          const length = value.length
-          if (offset + 1 + length > bytes.length) {
-            writer.offset = offset
-            writer.ensure(1 + length)
-            bytes = writer.bytes
-          }
-          const end = writeShortAscii(bytes, offset, value)
-          if (end >= 0) {
-            offset = end
-            continue
-          }
-        }
-        writer.offset = offset
-        writeStringValue(writer, 'String', row, value)
-        bytes = writer.bytes
-        offset = writer.offset
-      }
-      writer.offset = offset
+      encodeStrings(writer, input, 0, rows)
     },
+    encodeFrom: encodeStrings,
   }
+}
+
+/** Writes `input[from, from + rows)` as String values. */
+function encodeStrings(writer: ByteWriter, input: ColumnInput, from: number, rows: number): void {
+  // Short ASCII strings (most of them) are written here with the writer's state in
+  // locals; everything else goes through the writer and the locals are reloaded.
+  let bytes = writer.bytes
+  let offset = writer.offset
+  for (let row = from, last = from + rows; row < last; row++) {
+    const value = input[row]
+    if (typeof value === 'string' && value.length < 128) {
+      const length = value.length
+      if (offset + 1 + length > bytes.length) {
+        writer.offset = offset
+        writer.ensure(1 + length)
+        bytes = writer.bytes
+      }
+      const end = writeShortAscii(bytes, offset, value)
+      if (end >= 0) {
+        offset = end
+        continue
+      }
+    }
+    writer.offset = offset
+    writeStringValue(writer, 'String', row - from, value)
+    bytes = writer.bytes
+    offset = writer.offset
+  }
+  writer.offset = offset
 }

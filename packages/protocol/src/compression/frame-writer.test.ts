@@ -109,6 +109,37 @@ describe('FrameWriter', () => {
     expect(decoded.subarray(2506)).toEqual(fromHex('07000000'))
   })
 
+  it('compresses whole frames between writes into the same frames as one flush at the end', () => {
+    const data = sample(9_777)
+    const once = new FrameWriter(new ByteWriter(16), codecs, { method: 'lz4', frameSize: 1000 })
+    once.input.raw(data)
+    once.flush()
+    const streamed = new FrameWriter(new ByteWriter(16), codecs, { method: 'lz4', frameSize: 1000 })
+    const pendings: number[] = []
+    // Writes of uneven sizes (a column each), whole frames flushed once 2 wait.
+    for (const [start, end] of [
+      [0, 1],
+      [1, 1999],
+      [1999, 2000],
+      [2000, 2000],
+      [2000, 6543],
+      [6543, 9777],
+    ] as const) {
+      streamed.input.raw(data.subarray(start, end))
+      streamed.flushWholeFrames(2)
+      pendings.push(streamed.pending)
+    }
+    expect(pendings).toEqual([1, 1999, 0, 0, 543, 777])
+    expect(streamed.flushedBytes).toBe(9_000)
+    streamed.flush()
+    expect(streamed.flushedBytes).toBe(9_777)
+    expect(streamed.output.finish()).toEqual(once.output.finish())
+    expect(decompressFrames(streamed.output.finish(), codecs)).toEqual(data)
+    expect(frameHeaders(streamed.output.finish()).map(([, , size]) => size)).toEqual([
+      1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 777,
+    ])
+  })
+
   it('checks its options up front', () => {
     expect(() => new FrameWriter(new ByteWriter(), {}, { method: 'zstd' })).toThrow(/no ZSTD codec/)
     expect(new FrameWriter(new ByteWriter(), {}, { method: 'none' }).method).toBe('none')

@@ -139,6 +139,9 @@ export class FrameWriter {
     this.input = new ByteWriter(Math.min(this.frameSize, 64 * 1024))
   }
 
+  /** Uncompressed bytes compressed into frames so far (all flushes, this writer's life). */
+  flushedBytes = 0
+
   /** Bytes waiting in {@link input}. */
   get pending(): number {
     return this.input.offset
@@ -147,6 +150,23 @@ export class FrameWriter {
   /** Compresses what is in {@link input} into frames on the output and empties the input. */
   flush(): void {
     writeFrames(this.output, this.input.bytes, this.codecs, this, 0, this.input.offset)
+    this.flushedBytes += this.input.offset
     this.input.reset()
+  }
+
+  /**
+   * Compresses the whole frames in {@link input} once at least `frames` of them wait, and
+   * keeps the partial last one there: the same frames as one {@link flush} at the end, but
+   * the input stays a few frames large (instead of a whole block) and each frame is
+   * compressed while its bytes are still in cache. Encoders call it between columns.
+   */
+  flushWholeFrames(frames = 4): void {
+    const pending = this.input.offset
+    if (pending < frames * this.frameSize) return
+    const whole = pending - (pending % this.frameSize)
+    writeFrames(this.output, this.input.bytes, this.codecs, this, 0, whole)
+    this.flushedBytes += whole
+    this.input.bytes.copyWithin(0, whole, pending)
+    this.input.offset = pending - whole
   }
 }
