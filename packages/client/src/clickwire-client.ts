@@ -375,15 +375,17 @@ export class ClickwireClient implements Client {
     options: QueryCallOptions = {},
   ): Promise<Table<ArrowTypeMapOf<Row>>> {
     this.#assertOpen()
-    // Its steps (the server's version, a DESCRIBE, the query) share the call's one limit.
-    const timed = { ...options, startedAt: performance.now() }
+    // Its steps (the server's version, a DESCRIBE, the query) share the call's one limit,
+    // and a wait before the query ends with the error of the query's own id.
+    const queryId = options.queryId ?? newQueryId()
+    const timed = { ...options, queryId, startedAt: performance.now() }
     const { queryArrowTable } = await import('./arrow-server-query.js')
     return queryArrowTable<Row>(
       {
         http: this.transport === 'http',
         query: (statement, callOptions) => this.query(statement, callOptions),
         queryRaw: (statement, callOptions) => this.queryRaw(statement, callOptions),
-        serverInfo: () => this.#deadline(options.queryId ?? '', timed).wait(this.serverInfo()),
+        serverInfo: () => this.#deadline(queryId, timed).wait(this.serverInfo()),
         describe: async (statement, callOptions) => {
           const queryId = newQueryId()
           const { sql, params } = await this.#compile(statement, callOptions.params, {
