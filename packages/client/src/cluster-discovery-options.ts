@@ -122,10 +122,8 @@ export interface CallLimits {
 
 /** What every call of a discovering transport waits for first, and what its failures and close tell. */
 export interface DiscoveryGate {
-  /** The first read of the cluster (see ClusterDiscoverer.ready). */
-  ready(): Promise<void>
   /**
-   * Waits for {@link ready} within the call's own time limit (its `timeoutMs`, else the
+   * Waits for the first read of the cluster (ClusterDiscoverer.ready) within the call's own time limit (its `timeoutMs`, else the
    * client's `requestTimeoutMs`) and signal, ending with that call's error; resolves with
    * the call's options carrying its start (a ping's: the time left), so the whole call
    * keeps to its limit.
@@ -158,7 +156,6 @@ export function discoveryGate(
       ({ ClusterDiscoverer }) => new ClusterDiscoverer(discovery, target, kind, secure, log),
     ))
   return {
-    ready: async () => (await discoverer()).ready(),
     enter: async (call, options) => (await discoverer()).enter(call, options, requestTimeoutMs),
     hostSetAside: () => void loaded?.then((each) => each.hostSetAside()),
     close: () => void loaded?.then((each) => each.close()),
