@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes a fresh clone runnable: OS packages (ClickHouse 18.16 from Debian, openssl,
 # chromium, zookeeper; see install-clickhouse.sh), pnpm 12.4.2 (pinned in package.json),
-# then the workspace dependencies.
+# the workspace dependencies (they bring ClickHouse 26.7, npm @chdb/lib-linux-x64-gnu), then
+# ClickHouse 26.9 (PyPI chdb-core, see install-chdb-core.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +21,5 @@ if [ "$have" != "$want" ]; then
 fi
 
 pnpm install --frozen-lockfile
+
+scripts/install-chdb-core.sh

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { startDockerClickHouse } from './docker-server.js'
 import { externalServer } from './external-server.js'
 import { freePorts } from './free-port.js'
+import { latestEnginePackage, latestServerCommand } from './latest-engine.js'
 import { modernServerCommand } from './modern-engine.js'
 import { type ClickHouseCommand, findServerCommand, installHint } from './server-binary.js'
 import {
@@ -15,7 +16,15 @@ import {
   usersConfigXml,
   zooKeeperSessionTimeoutMs,
 } from './server-config.js'
-import { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'
+import {
+  generationOfVersion,
+  lineOf,
+  lineOfVersion,
+  requestedLine,
+  type ServerGeneration,
+  type ServerLine,
+  type ServerSelector,
+} from './server-generation.js'
 import type { ClickHouseServer, ServerInfo } from './server-info.js'
 import { LocalNode } from './server-process.js'
 import { makeTestCertificates } from './tls-certificates.js'
@@ -27,8 +36,11 @@ export interface StartClickHouseOptions {
    * engine has no TLS listeners, so there the secure URLs stay undefined.
    */
   tls?: boolean
-  /** Which server generation to start (default: `CLICKWIRE_SERVER`, else 18.16 if installed, else modern). */
-  generation?: ServerGeneration
+  /**
+   * Which server to start: `'18.16'` (or `'legacy'`), `'26.7'` (or `'modern'`), `'26.9'` (or
+   * `'latest'`). Default: `CLICKWIRE_SERVER`, else 18.16 if installed, else 26.7.
+   */
+  generation?: ServerSelector
   /** Start this many shards forming the `clickwire_cluster` cluster (one server each by default). */
   shards?: number
   /**
@@ -210,6 +222,7 @@ async function startNodes(
             users: defaultUsers,
             tls: certificates,
             generation,
+            queryId: command.configQueryId,
             timezone: options.timezone,
             profileSettings: options.profileSettings,
             clusters,
@@ -237,6 +250,7 @@ async function startNodes(
             ca,
             clusterName: clusters ? clusterName : undefined,
             generation,
+            line: command.line,
             place: clusters ? placeOf(index, replicas) : undefined,
             zooKeeper,
           })
@@ -263,6 +277,7 @@ function makeLocalServer(
     ca: string | undefined
     clusterName: string | undefined
     generation: ServerGeneration
+    line: ServerLine | undefined
     place: { shard: number; replica: number } | undefined
     /** The ZooKeeper of a replicated cluster, stopped after every node. */
     zooKeeper: ZooKeeperServer | undefined
@@ -285,6 +300,7 @@ function makeLocalServer(
     hasTestUsers: true,
     version: '',
     generation: where.generation,
+    line: where.line ?? '',
     dir,
     clusterName: where.clusterName,
     shard: where.place?.shard,
@@ -326,7 +342,7 @@ function makeLocalServer(
       return nodes
     },
     zooKeeper: where.zooKeeper,
-    info: () => ({ ...info, version: server.version, generation: server.generation }),
+    info: () => ({ ...info, version: server.version, generation: server.generation, line: server.line }),
     async kill() {
       await node.kill()
       killedAt = performance.now()
@@ -391,6 +407,7 @@ async function fillVersion(server: ClickHouseServer): Promise<ClickHouseServer> 
   for (const node of server.nodes.length ? server.nodes : [server]) {
     ;(node as { version: string }).version = version
     ;(node as { generation: ServerGeneration }).generation = generationOfVersion(version)
+    ;(node as { line: string }).line = lineOfVersion(version)
   }
   return server
 }
@@ -404,18 +421,26 @@ async function dockerAvailable(): Promise<boolean> {
   })
 }
 
-/** The local program for a generation; without one asked for, 18.16 first, then the modern engine. */
-async function localServerCommand(
-  generation: ServerGeneration | undefined,
-): Promise<ClickHouseCommand | undefined> {
-  if (generation === 'modern') {
+/** The local program for a line; without one asked for, 18.16 first, then the 26.7 engine. */
+async function localServerCommand(line: ServerLine | undefined): Promise<ClickHouseCommand | undefined> {
+  if (line === '26.7') {
     const command = await modernServerCommand()
     if (!command)
-      throw new Error('CLICKWIRE_SERVER=modern, but @chdb/lib-linux-x64-gnu is not installed (pnpm install)')
+      throw new Error(
+        'ClickHouse 26.7 (modern) was asked for, but @chdb/lib-linux-x64-gnu is not installed (pnpm install)',
+      )
+    return command
+  }
+  if (line === '26.9') {
+    const command = latestServerCommand()
+    if (!command)
+      throw new Error(
+        `ClickHouse 26.9 (latest) was asked for, but ${latestEnginePackage} is not installed: run scripts/install-chdb-core.sh (scripts/bootstrap.sh does)`,
+      )
     return command
   }
   const legacy = findServerCommand()
-  if (legacy || generation === 'legacy') return legacy
+  if (legacy || line === '18.16') return legacy
   return modernServerCommand()
 }
 
@@ -430,12 +455,15 @@ async function localServerCommand(
  * ```ts
  * await using server = await startClickHouse({ tls: true })
  * console.log(server.nativeUrl, server.httpUrl, server.version)
+ * await using newest = await startClickHouse({ generation: 'latest' }) // ClickHouse 26.9
+ * console.log(newest.line, newest.generation) // '26.9' 'modern'
  * ```
  */
 export async function startClickHouse(options: StartClickHouseOptions = {}): Promise<ClickHouseServer> {
   const url = process.env.CLICKHOUSE_URL
   if (url && !options.local) return fillVersion(externalServer(url))
-  const command = options.command ?? (await localServerCommand(options.generation ?? requestedGeneration()))
+  const asked = options.generation === undefined ? requestedLine() : lineOf(options.generation)
+  const command = options.command ?? (await localServerCommand(asked))
   if (command) return fillVersion(await startLocal(options, command))
   if (!options.local && (await dockerAvailable())) return fillVersion(await startDockerClickHouse())
   throw new Error(installHint)

@@ -41,13 +41,14 @@ export async function startDockerClickHouse(): Promise<ClickHouseServer> {
     hasTestUsers: true,
     version: '',
     generation: 'modern',
+    line: '',
   }
   let stopped: Promise<void> | undefined
   const server: ClickHouseServer = {
     ...info,
     pid: undefined,
     nodes: [],
-    info: () => ({ ...info, version: server.version, generation: server.generation }),
+    info: () => ({ ...info, version: server.version, generation: server.generation, line: server.line }),
     kill: () => Promise.reject(new Error('killing a Docker server is not supported by the harness')),
     onUnexpectedExit: () => () => {},
     restart: () => Promise.reject(new Error('restarting a Docker server is not supported by the harness')),

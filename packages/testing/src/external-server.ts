@@ -39,12 +39,13 @@ export function externalServer(url: string, env: NodeJS.ProcessEnv = process.env
     hasTestUsers: false,
     version: '',
     generation: 'modern',
+    line: '',
   }
   const server: ClickHouseServer = {
     ...info,
     pid: undefined,
     nodes: [],
-    info: () => ({ ...info, version: server.version, generation: server.generation }),
+    info: () => ({ ...info, version: server.version, generation: server.generation, line: server.line }),
     kill: () => Promise.reject(new Error('an external server (CLICKHOUSE_URL) cannot be killed by tests')),
     onUnexpectedExit: () => () => {},
     restart: () =>

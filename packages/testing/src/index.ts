@@ -26,6 +26,7 @@ export {
   startStaleSocketProxy,
   type TestProxy,
 } from './http-proxies.js'
+export { latestEngineDir, latestEnginePackage } from './latest-engine.js'
 export {
   modernEngineLibrary,
   modernHandshakeAbort,
@@ -45,7 +46,17 @@ export {
 } from './scan-checks.js'
 export { type ClickHouseCommand, findClientCommand, findServerCommand, installHint } from './server-binary.js'
 export { defaultUsers, type ServerUsers } from './server-config.js'
-export { generationOfVersion, requestedGeneration, type ServerGeneration } from './server-generation.js'
+export {
+  generationOfLine,
+  generationOfVersion,
+  lineOf,
+  lineOfVersion,
+  requestedGeneration,
+  requestedLine,
+  type ServerGeneration,
+  type ServerLine,
+  type ServerSelector,
+} from './server-generation.js'
 export type { ClickHouseServer, ServerInfo } from './server-info.js'
 export { makeTestCertificates, type TestCertificates } from './tls-certificates.js'
 export {

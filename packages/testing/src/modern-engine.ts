@@ -77,6 +77,7 @@ export async function modernServerCommand(): Promise<ClickHouseCommand | undefin
     file: launcher,
     args: [library],
     generation: 'modern',
+    line: '26.7',
     argsFor: (dir: string) => [
       library,
       `--config-file=${join(dir, 'config.xml')}`,
@@ -91,7 +92,7 @@ export async function modernServerCommand(): Promise<ClickHouseCommand | undefin
 }
 
 /**
- * Why some tests are skipped or changed on the modern engine. This build of the engine
+ * Why some tests are skipped or changed on the modern engines (26.7 and 26.9 alike). This build of the engine
  * aborts the whole process (std::terminate, "The server is shutting down due to a fatal
  * error") when a connection's handler ends in an exception it rethrows: a failed native
  * login (516), a native Hello cut short, an error raised after the client has gone, or a TCP
@@ -102,14 +103,14 @@ export async function modernServerCommand(): Promise<ClickHouseCommand | undefin
  * this engine (`resetServer: false`): the client still sees the reset.
  */
 export const modernHandshakeAbort =
-  'the modern test engine (chDB 26.7) aborts the whole process when a native login fails or a Hello is cut short'
+  'the modern test engines (chDB 26.7 and 26.9) abort the whole process when a native login fails or a Hello is cut short'
 
 /**
  * Why a test that drops a connection while the server still answers on it is skipped on
  * the modern engine: the error the server then fails to deliver (EPIPE) terminates it.
  */
 export const modernLateErrorAbort =
-  'the modern test engine (chDB 26.7) aborts the whole process when it cannot deliver an answer to a client that has gone'
+  'the modern test engines (chDB 26.7 and 26.9) abort the whole process when they cannot deliver an answer to a client that has gone'
 
 /**
  * Why replicated-cluster tests skip on the modern engine. It reads `remote_servers`,
@@ -121,4 +122,4 @@ export const modernLateErrorAbort =
  * not exist (60 UNKNOWN_TABLE).
  */
 export const modernReplicationUnsupported =
-  'the modern test engine (chDB 26.7, clickhouse-local) refuses ON CLUSTER (392 "Replicated DDL queries are disabled") and never activates a ReplicatedMergeTree replica (242 TABLE_IS_READ_ONLY)'
+  'the modern test engines (chDB 26.7 and 26.9, clickhouse-local) refuse ON CLUSTER (392 "Replicated DDL queries are disabled") and never activate a ReplicatedMergeTree replica (242 TABLE_IS_READ_ONLY)'

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import type { ServerGeneration } from './server-generation.js'
+import type { ServerGeneration, ServerLine } from './server-generation.js'
 
 /** How to launch a ClickHouse program: the executable and the arguments before ours. */
 export interface ClickHouseCommand {
@@ -8,6 +8,13 @@ export interface ClickHouseCommand {
   readonly args: readonly string[]
   /** Which generation this program is, when known before it runs. */
   readonly generation?: ServerGeneration | undefined
+  /** Which release line this program is, when known before it runs. */
+  readonly line?: ServerLine | undefined
+  /**
+   * The query id of the engine's own keeper query, written into config.xml as clickhouse-local's
+   * `query_id` option (for engines whose entry point takes no command-line options).
+   */
+  readonly configQueryId?: string | undefined
   /** The whole argument list for a server whose folder is `dir` (default: `args` + `--config-file`). */
   readonly argsFor?: ((dir: string) => readonly string[]) | undefined
 }
@@ -69,6 +76,7 @@ export const installHint = [
   'Install one of:',
   '  - Debian/Ubuntu (root): scripts/install-clickhouse.sh   (apt-get install clickhouse-server clickhouse-client)',
   '  - the modern engine (CLICKWIRE_SERVER=modern): pnpm install brings @chdb/lib-linux-x64-gnu, and a C compiler (cc) builds its launcher',
+  '  - the newest engine (CLICKWIRE_SERVER=latest): scripts/install-chdb-core.sh (PyPI chdb-core 26.9.0, run with python3)',
   '  - any OS: a `clickhouse` binary on PATH, or CLICKHOUSE_SERVER_BIN=/path/to/clickhouse-server',
   '  - a running Docker engine (tests then start clickhouse/clickhouse-server through testcontainers)',
   'or point the tests at an existing server: CLICKHOUSE_URL=http://user:password@host:8123 (or clickhouse://host:9000).',

@@ -55,6 +55,11 @@ export interface ServerLayout {
   logLevel?: 'error' | 'warning' | 'information' | 'debug' | 'trace' | undefined
   /** The server generation; the settings the harness enables differ (default legacy). */
   generation?: ServerGeneration | undefined
+  /**
+   * The query id of an embedded engine's keeper query, as clickhouse-local's `query_id`
+   * option in the config (26.9's entry point takes no command-line options).
+   */
+  queryId?: string | undefined
 }
 
 /** Escapes text for an XML element body. */
@@ -107,6 +112,7 @@ export function serverConfigXml(layout: ServerLayout): string {
     `  <interserver_http_port>${ports.interserverHttp}</interserver_http_port>`,
     '  <interserver_http_host>127.0.0.1</interserver_http_host>',
   ]
+  if (layout.queryId !== undefined) lines.push(`  <query_id>${xmlText(layout.queryId)}</query_id>`)
   if (ports.tcpSecure !== undefined) lines.push(`  <tcp_port_secure>${ports.tcpSecure}</tcp_port_secure>`)
   if (ports.https !== undefined) lines.push(`  <https_port>${ports.https}</https_port>`)
   if (layout.tls) {

@@ -26,6 +26,11 @@ export interface ServerInfo {
   readonly version: string
   /** 18.16 (`legacy`) or 23+ (`modern`), from the version. */
   readonly generation: ServerGeneration
+  /**
+   * The release line, `major.minor` of the version: `'18.16'`, `'26.7'` or `'26.9'` for the
+   * servers the harness starts (see `ServerLine`), whatever the server says for others.
+   */
+  readonly line: string
   /** The server's private folder (local servers only). */
   readonly dir?: string | undefined
   /** Names of the `remote_servers` clusters configured on every node. */

@@ -9,7 +9,10 @@ import {
   clickhouseClient,
   defaultUsers,
   findServerCommand,
+  lineOfVersion,
   modernHandshakeAbort,
+  modernKeeperQueryId,
+  requestedLine,
   startClickHouse,
 } from '../src/index.js'
 
@@ -53,6 +56,24 @@ describe('the shared server of the run', () => {
     expect(overTcp).toBe(shared.version)
     expect(overTcp).toMatch(/^\d+\.\d+\.\d+/)
   })
+
+  it('knows its release line, the one CLICKWIRE_SERVER asks for', () => {
+    expect(shared.line).toBe(lineOfVersion(shared.version))
+    const asked = requestedLine()
+    if (shared.source === 'local' && asked) expect(shared.line).toBe(asked)
+    if (shared.line === '26.9') expect(shared.version).toMatch(/^26\.9\./)
+  })
+
+  it.runIf(shared.source === 'local' && modern)(
+    'runs its keeper query under modernKeeperQueryId, so tests can leave it out of system.processes',
+    async () => {
+      const keeper = await httpQuery(
+        shared.httpUrl,
+        "SELECT query_id FROM system.processes WHERE query LIKE 'SELECT sleepEachRow(1) FROM system.numbers%'",
+      )
+      expect(keeper).toEqual({ status: 200, text: `${modernKeeperQueryId}\n` })
+    },
+  )
 
   it.runIf(shared.hasTestUsers)('refuses a wrong password and accepts the right one over HTTP', async () => {
     const { user, password } = shared.users.password
