@@ -4,6 +4,7 @@
 //
 //	chgo-bench ontime <work> <cutoff>   work: iterate | iterate-strings | iterate-ints
 //	chgo-bench numbers <rows>
+//	chgo-bench numbers-strings <rows>   the same over toString(number)
 //
 // The server comes from BENCH_HOST, BENCH_NATIVE_PORT, BENCH_USER, BENCH_PASSWORD;
 // BENCH_COMPRESSION=lz4 turns on LZ4 (ch-go's default is none).
@@ -89,6 +90,23 @@ func main() {
 			Result: proto.Results{{Name: "number", Data: &numbers}},
 			OnResult: func(ctx context.Context, block proto.Block) error {
 				rows += len(numbers)
+				return nil
+			},
+		})
+		if err != nil {
+			fail(err)
+		}
+	case "numbers-strings":
+		limit, err := strconv.ParseInt(os.Args[2], 10, 64)
+		if err != nil {
+			fail(err)
+		}
+		var values proto.ColStr
+		err = client.Do(ctx, ch.Query{
+			Body:   fmt.Sprintf("SELECT toString(number) AS value FROM system.numbers_mt LIMIT %d", limit),
+			Result: proto.Results{{Name: "value", Data: &values}},
+			OnResult: func(ctx context.Context, block proto.Block) error {
+				rows += values.Rows()
 				return nil
 			},
 		})

@@ -6,6 +6,7 @@
   arrow-numpy                   (19)  query_arrow() with use_numpy
   arrow-ints / arrow-strings    (21) (23)  projections, use_numpy
   numbers                       ch-bench: SELECT number FROM system.numbers_mt LIMIT N
+  numbers-strings               the same over toString(number)
 """
 import sys
 
@@ -32,6 +33,11 @@ client = Client(
 if work == "numbers":
     count = 0
     for _ in client.execute_iter("SELECT number FROM system.numbers_mt LIMIT {}".format(int(point))):
+        count += 1
+    report(count)
+elif work == "numbers-strings":
+    count = 0
+    for _ in client.execute_iter("SELECT toString(number) FROM system.numbers_mt LIMIT {}".format(int(point))):
         count += 1
     report(count)
 elif work == "rows":

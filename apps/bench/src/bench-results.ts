@@ -29,6 +29,8 @@ export interface VariantResult {
   readonly label: string
   readonly client: ClientId
   readonly ours: boolean
+  /** The revision an `@<revision>` copy of a clickwire variant was forced to (see `atRevision`). */
+  readonly protocolRevision?: number | undefined
   readonly cells: Readonly<Record<string, Cell>>
 }
 
@@ -67,6 +69,11 @@ export interface BenchReport {
     readonly version: string
     /** `legacy` (18.16) or `modern`; absent in reports written before both generations ran. */
     readonly generation?: ServerGeneration | undefined
+    /**
+     * The native protocol revision clickwire and the server agreed on (the smaller of both);
+     * absent in reports written before it was recorded.
+     */
+    readonly revision?: number | undefined
     readonly source: string
   }
   readonly dataset: LoadReport & { readonly cutoffRows: Readonly<Record<string, number>> }

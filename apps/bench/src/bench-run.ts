@@ -296,7 +296,15 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
         ? numberPoints
         : cutoffPoints
 
-    const canRun = chosen.filter((variant) => !missingTool(variant, tools, unavailable))
+    // The @54488 copies measure the older String layout against the current one: where the
+    // client and the server agree on 54488 or less anyway, both would run the same bytes.
+    const revisionUnavailable = (variant: Variant) =>
+      variant.protocolRevision !== undefined && info.revision <= variant.protocolRevision
+        ? `clickwire and this server speak revision ${info.revision}: the same as the default run`
+        : undefined
+    const whyNot = (variant: Variant) =>
+      missingTool(variant, tools, unavailable) ?? revisionUnavailable(variant)
+    const canRun = chosen.filter((variant) => !whyNot(variant))
     if (canRun.some((variant) => variant.work === 'insert')) {
       await createEmptyOntime(admin, insertTable.split('.')[1])
       if (tools.clickhouseClient) {
@@ -383,12 +391,13 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
         axis: section.axis,
         points,
         variants: inSection.map((variant) => {
-          const missing = missingTool(variant, tools, unavailable)
+          const missing = whyNot(variant)
           return {
             id: variant.id,
             label: variant.label,
             client: variant.client,
             ours: isOurs(variant.client),
+            protocolRevision: variant.protocolRevision,
             cells: Object.fromEntries(
               points.map((point) => [point.id, cellOf(runs.get(key(variant, point)) ?? [], missing)]),
             ),
@@ -410,6 +419,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
         // `SELECT version()` has all four parts (26.7.2.1); the hello only three.
         version: server.version || info.version,
         generation: server.generation,
+        revision: info.revision || undefined,
         source: server.source === 'local' ? 'a throwaway local server started by the bench' : server.source,
       },
       dataset: { ...dataset, cutoffRows },

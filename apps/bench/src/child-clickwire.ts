@@ -3,12 +3,13 @@
  * `node child-clickwire.js <native|http> <work> <cutoff date | rows> [lz4|none|ArrowStream]`:
  * lz4 or none is native's block compression; ArrowStream makes the Arrow works over HTTP
  * call `queryArrow()` (the server's ArrowStream where it reads the same) instead of `arrow()`.
- * The server comes from BENCH_NATIVE_URL / BENCH_HTTP_URL.
+ * The server comes from BENCH_NATIVE_URL / BENCH_HTTP_URL; BENCH_PROTOCOL_REVISION, when set,
+ * is the highest native protocol revision the client may speak (`protocolRevision`).
  */
 import { createClient } from '@clickwire/client'
 import { childArguments, reportRows, requiredEnv, startClock } from './child-clock.js'
 import type { OntimeDay } from './ontime-generator.js'
-import { insertTable, numbersQuery, ontimeQuery, type Work } from './scenario-queries.js'
+import { insertTable, queryOf, type Work } from './scenario-queries.js'
 
 const [transport, work, point, compression] = childArguments(
   'child-clickwire.js <native|http> <work> <cutoff|rows> [lz4|none|ArrowStream]',
@@ -26,35 +27,39 @@ if (work === 'insert') {
 startClock()
 
 const url = requiredEnv(transport === 'http' ? 'BENCH_HTTP_URL' : 'BENCH_NATIVE_URL')
+const revision = process.env.BENCH_PROTOCOL_REVISION
 const client = createClient({
   url,
   compression:
     transport === 'native' && (compression === 'lz4' || compression === 'none') ? compression : undefined,
+  // Spread, so that a client without the option still compiles (and ignores it).
+  ...(revision ? { protocolRevision: Number(revision) } : {}),
 })
 
 switch (work) {
-  case 'numbers': {
+  case 'numbers':
+  case 'numbers-strings': {
     let rows = 0
-    const result = await client.query(numbersQuery(Number(point)))
+    const result = await client.query(queryOf(work, point))
     // Each block is dropped before the next, as in ch-bench's other clients: its memory is reused.
     for await (const block of result.blocks({ reuseMemory: true })) rows += block.values()[0]!.length
     reportRows(rows)
     break
   }
   case 'rows':
-    reportRows((await (await client.query(ontimeQuery(work, point))).rows()).length)
+    reportRows((await (await client.query(queryOf(work, point))).rows()).length)
     break
   case 'iterate':
   case 'iterate-strings':
   case 'iterate-ints': {
     let rows = 0
-    for await (const _row of await client.query(ontimeQuery(work, point))) rows++
+    for await (const _row of await client.query(queryOf(work, point))) rows++
     reportRows(rows)
     break
   }
   case 'columns-strings':
   case 'columns-ints': {
-    const columns = await (await client.query(ontimeQuery(work, point))).columns()
+    const columns = await (await client.query(queryOf(work, point))).columns()
     reportRows(Object.values(columns)[0]?.length ?? 0)
     break
   }
@@ -63,8 +68,8 @@ switch (work) {
   case 'arrow-strings':
     reportRows(
       (compression === 'ArrowStream'
-        ? await client.queryArrow(ontimeQuery(work, point))
-        : await (await client.query(ontimeQuery(work, point))).arrow()
+        ? await client.queryArrow(queryOf(work, point))
+        : await (await client.query(queryOf(work, point))).arrow()
       ).numRows,
     )
     break

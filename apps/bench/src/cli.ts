@@ -23,8 +23,9 @@ import { type Cutoff, referenceCutoffs } from './ontime-schema.js'
 import { setupPeers } from './peer-setup.js'
 import { rawRoundTrip } from './raw-roundtrip.js'
 import { writeReportFiles } from './report-files.js'
-import { renderMarkdownRatios } from './report-markdown.js'
+import { renderMarkdownRatios, revisionHeading } from './report-markdown.js'
 import { renderRstReport } from './report-rst.js'
+import { renderRevisionTable, stringLayoutChecks } from './revision-comparison.js'
 import { type ClientId, clientIds, sections } from './scenario-catalog.js'
 import { chooseGeneration, parseServerChoice, type ServerGeneration } from './server-choice.js'
 import type { BenchPaths } from './variant-launch.js'
@@ -182,6 +183,17 @@ const program = new Command('clickwire-bench')
           check.unit === 'bytes' ? `${(value / 1e6).toFixed(0)} MB` : `${value.toFixed(2)}×`
         process.stdout.write(
           `  ${check.goal} ${check.description} @ ${check.point}: ${figure(check.measured!)} (${check.kind} ${figure(check.limit)}) ${check.met ? 'met' : 'NOT met'}\n`,
+        )
+      }
+    }
+    const revisions = renderRevisionTable(report)
+    if (revisions) {
+      process.stdout.write(
+        `\nString layout, ${revisionHeading(report)} (54488 time over the default's):\n\n${revisions}\n`,
+      )
+      for (const check of stringLayoutChecks(report).filter((each) => each.measured !== undefined)) {
+        process.stdout.write(
+          `  ${check.goal} ${check.description} @ ${check.point}: ${check.measured!.toFixed(2)}× (${check.kind} ${check.limit}×) ${check.met ? 'met' : 'NOT met'}\n`,
         )
       }
     }

@@ -9,6 +9,8 @@ import {
   type SectionResult,
 } from './bench-results.js'
 import { describeMachine } from './report-header.js'
+import { renderRevisionTable, stringLayoutChecks } from './revision-comparison.js'
+import { olderStringRevision } from './scenario-catalog.js'
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   return [
@@ -100,5 +102,27 @@ export function renderMarkdownReport(report: BenchReport): string {
     ...goalChecks(report).map(formatGoal),
     '',
   )
+  const revisions = renderRevisionTable(report)
+  if (revisions) {
+    parts.push(
+      `## String layout: ${revisionHeading(report)}`,
+      '',
+      `Each cell: clickwire's median at its own revision vs forced to ${olderStringRevision} (\`protocolRevision: ${olderStringRevision}\`), ` +
+        'and the 54488 time over the other: above 1 means the newer String layout is faster.',
+      '',
+      revisions,
+      '### Goals of issue 27 (point 5)',
+      '',
+      '| goal | what | at | measured | wanted | status |',
+      '|:--|:--|:--|--:|:--|:--|',
+      ...stringLayoutChecks(report).map(formatGoal),
+      '',
+    )
+  }
   return parts.join('\n')
+}
+
+/** `54492 vs 54488`: the revision the run's clickwire spoke with the server, vs the older one. */
+export function revisionHeading(report: Pick<BenchReport, 'server'>): string {
+  return `${report.server.revision ?? 'default'} vs ${olderStringRevision}`
 }

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { Point } from './bench-results.js'
 import { chooseVariants, planJobs } from './bench-run.js'
-import { baselinesOf, sections, variants } from './scenario-catalog.js'
-import { numbersQuery, ontimeQuery } from './scenario-queries.js'
+import {
+  atRevision,
+  baselinesOf,
+  olderStringRevision,
+  revisionBaseId,
+  sections,
+  variants,
+} from './scenario-catalog.js'
+import { numbersQuery, numbersStringsQuery, ontimeQuery, queryOf } from './scenario-queries.js'
 
 describe('the scenario catalog', () => {
   it('has unique variant ids, each in a known section', () => {
@@ -67,7 +74,57 @@ describe('the scenario catalog', () => {
       /^SELECT Year, Quarter, Month, .* Div5AirportSeqID FROM/,
     )
     expect(numbersQuery(500e6)).toBe('SELECT number FROM system.numbers_mt LIMIT 500000000')
+    expect(numbersStringsQuery(100e6)).toBe('SELECT toString(number) FROM system.numbers_mt LIMIT 100000000')
+    expect(queryOf('numbers-strings', '10')).toBe(numbersStringsQuery(10))
+    expect(queryOf('arrow-strings', '2017-01-04')).toBe(ontimeQuery('arrow-strings', '2017-01-04'))
     expect(() => ontimeQuery('rows', "2017-01-04' OR 1")).toThrow('a cutoff is a date')
+  })
+})
+
+describe('the 54488 copies of the String-dependent variants', () => {
+  const copies = variants.filter((variant) => variant.protocolRevision !== undefined)
+
+  it('follow their variant, differ only in id, label and revision, and keep its quick flag', () => {
+    expect(copies.map((copy) => copy.id).sort()).toEqual(
+      [
+        'arrow-strings/cw-http-arrow',
+        'arrow-strings/cw-native-arrow',
+        'chbench-strings/cw-http',
+        'chbench-strings/cw-native-lz4',
+        'parsed/cw-http-rows',
+        'parsed/cw-native-rows',
+        'strings/cw-http-columns',
+        'strings/cw-http-iterate',
+        'strings/cw-native-columns',
+        'strings/cw-native-iterate',
+      ]
+        .map((id) => `${id}@${olderStringRevision}`)
+        .sort(),
+    )
+    for (const copy of copies) {
+      const index = variants.indexOf(copy)
+      const base = variants[index - 1]!
+      expect(revisionBaseId(copy)).toBe(base.id)
+      expect(copy).toEqual({
+        ...base,
+        id: `${base.id}@54488`,
+        label: `${base.label} @54488`,
+        protocolRevision: 54488,
+      })
+    }
+  })
+
+  it("leave the sections' baselines at clickwire's own revision", () => {
+    for (const section of sections) {
+      const { native, http } = baselinesOf(section.id)
+      expect(native?.protocolRevision ?? http?.protocolRevision).toBeUndefined()
+    }
+  })
+
+  it('are made for clickwire only', () => {
+    const peer = variants.find((variant) => variant.client === 'clickhouse-connect')!
+    expect(() => atRevision(peer, 54488)).toThrow(/only clickwire/)
+    expect(revisionBaseId(peer)).toBeUndefined()
   })
 })
 
@@ -105,6 +162,7 @@ describe('planJobs', () => {
     })
     expect(onlyOurs.map((variant) => variant.id)).toEqual([
       'parsed/cw-native-rows',
+      'parsed/cw-native-rows@54488',
       'chbench/cw-native-lz4',
       'chbench/cw-native-none',
     ])

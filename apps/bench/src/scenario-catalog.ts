@@ -49,7 +49,20 @@ export const sections: readonly Section[] = [
   { id: 'arrow-strings', title: 'Arrow tables, string columns', axis: 'cutoff' },
   { id: 'insert', title: 'Inserting rows', axis: 'cutoff' },
   { id: 'chbench', title: 'ch-bench: SELECT number FROM system.numbers_mt', axis: 'numbers' },
+  {
+    id: 'chbench-strings',
+    title: 'ch-bench strings: SELECT toString(number) FROM system.numbers_mt',
+    axis: 'numbers',
+  },
 ]
+
+/**
+ * The native protocol revision the `@54488` variants force on clickwire
+ * (`createClient({ protocolRevision })`): the last one before 54492, whose String columns
+ * travel as one data blob behind cumulative UInt64 offsets instead of a varint length
+ * before each value. Beside the default they measure what the new layout is worth.
+ */
+export const olderStringRevision = 54488
 
 /** One row of a section: a client doing a work, with the reference's scenario number in its label. */
 export interface Variant {
@@ -64,6 +77,11 @@ export interface Variant {
   readonly compression?: 'lz4' | 'none'
   /** The output format a text client asks for; `ArrowStream` for clickwire HTTP: `queryArrow()`. */
   readonly format?: string
+  /**
+   * clickwire only: the highest native protocol revision it may speak (over HTTP it caps
+   * `client_protocol_version`); unset, its own. Set on the copies {@link atRevision} makes.
+   */
+  readonly protocolRevision?: number
 }
 
 function variant(
@@ -75,6 +93,52 @@ function variant(
   extra: Partial<Pick<Variant, 'quick' | 'compression' | 'format'>> = {},
 ): Variant {
   return { id: `${section}/${id}`, section, label, client, work, quick: extra.quick ?? true, ...extra }
+}
+
+/**
+ * A clickwire variant again, forced to an older protocol revision: the id and label get
+ * `@<revision>`, the rest (quick or not, format, compression) stays, so the two run side by
+ * side in the same section and repetitions.
+ */
+export function atRevision(base: Variant, revision: number): Variant {
+  if (!isOurs(base.client)) throw new Error(`${base.id}: only clickwire can be forced to a revision`)
+  return {
+    ...base,
+    id: `${base.id}@${revision}`,
+    label: `${base.label} @${revision}`,
+    protocolRevision: revision,
+  }
+}
+
+/** The variant an `@<revision>` copy was made from (its id without the suffix), or undefined. */
+export function revisionBaseId(variant: Pick<Variant, 'id' | 'protocolRevision'>): string | undefined {
+  if (variant.protocolRevision === undefined) return undefined
+  return variant.id.slice(0, variant.id.lastIndexOf('@'))
+}
+
+/**
+ * The clickwire variants whose results depend on how String columns travel, each followed
+ * by its {@link olderStringRevision} copy: rows (4), string rows and columns (10), Arrow
+ * string columns (23) decoded by clickwire, and ch-bench over `toString(number)`.
+ * `queryArrow()` is left out: it reads the server's ArrowStream, whatever the revision.
+ */
+const stringLayoutIds: ReadonlySet<string> = new Set([
+  'parsed/cw-native-rows',
+  'parsed/cw-http-rows',
+  'strings/cw-native-iterate',
+  'strings/cw-native-columns',
+  'strings/cw-http-iterate',
+  'strings/cw-http-columns',
+  'arrow-strings/cw-native-arrow',
+  'arrow-strings/cw-http-arrow',
+  'chbench-strings/cw-native-lz4',
+  'chbench-strings/cw-http',
+])
+
+function withOlderStringRevision(list: readonly Variant[]): Variant[] {
+  return list.flatMap((each) =>
+    stringLayoutIds.has(each.id) ? [each, atRevision(each, olderStringRevision)] : [each],
+  )
 }
 
 /**
@@ -156,7 +220,7 @@ function arrowVariants(section: string, work: Work, numbers: string[]): Variant[
  * Every variant, section by section, in table order. Labels carry the reference's
  * scenario numbers; a peer's label carries the number of the reference script it mirrors.
  */
-export const variants: readonly Variant[] = [
+export const variants: readonly Variant[] = withOlderStringRevision([
   variant('plain', 'curl-tsv', 'curl TSV (1)', 'curl', 'raw-tsv', { format: 'TabSeparated' }),
   variant('plain', 'curl-json', 'curl JSON (1)', 'curl', 'raw-json', { format: 'JSONEachRow', quick: false }),
   variant('plain', 'cli-tsv', 'clickhouse-client TSV (1)', 'clickhouse-client', 'raw-tsv', {
@@ -264,7 +328,30 @@ export const variants: readonly Variant[] = [
     format: 'CSV',
     quick: false,
   }),
-]
+
+  variant('chbench-strings', 'cw-native-lz4', 'clickwire native LZ4', 'clickwire-native', 'numbers-strings', {
+    compression: 'lz4',
+  }),
+  variant('chbench-strings', 'cw-http', 'clickwire HTTP Native', 'clickwire-http', 'numbers-strings'),
+  variant('chbench-strings', 'cli-lz4', 'clickhouse-client LZ4', 'clickhouse-client', 'numbers-strings', {
+    compression: 'lz4',
+    format: 'Null',
+  }),
+  variant('chbench-strings', 'curl-native', 'curl HTTP Native bytes', 'curl', 'numbers-strings', {
+    format: 'Native',
+  }),
+  variant('chbench-strings', 'chgo', 'ch-go', 'ch-go', 'numbers-strings', { compression: 'none' }),
+  variant(
+    'chbench-strings',
+    'driver',
+    'clickhouse-driver execute_iter',
+    'clickhouse-driver',
+    'numbers-strings',
+    {
+      quick: false,
+    },
+  ),
+])
 
 /** A section's baseline rows for ratios: its first clickwire native and HTTP variants. */
 export function baselinesOf(section: string, among: readonly Variant[] = variants) {

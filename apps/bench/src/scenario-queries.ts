@@ -9,7 +9,8 @@ import { intColumns, stringColumns } from './ontime-schema.js'
  * - `columns-strings`, `columns-ints` (10, 13): the same projections as whole columns;
  * - `arrow`, `arrow-numpy`, `arrow-ints`, `arrow-strings` (18-24): Arrow tables;
  * - `insert`: the rows below a cutoff written into `perftest.ontime_insert`;
- * - `numbers`: ch-bench, `SELECT number FROM system.numbers_mt LIMIT N` read to the end.
+ * - `numbers`: ch-bench, `SELECT number FROM system.numbers_mt LIMIT N` read to the end;
+ * - `numbers-strings`: the same with `toString(number)`, a String column of N short values.
  */
 export type Work =
   | 'raw-tsv'
@@ -29,6 +30,7 @@ export type Work =
   | 'arrow-strings'
   | 'insert'
   | 'numbers'
+  | 'numbers-strings'
 
 export const insertTable = 'perftest.ontime_insert'
 
@@ -50,4 +52,25 @@ export function ontimeQuery(work: Work, cutoff: string): string {
 export function numbersQuery(rows: number): string {
   if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`a row count, got ${rows}`)
   return `SELECT number FROM system.numbers_mt LIMIT ${rows}`
+}
+
+/**
+ * ch-bench over a String column: `SELECT toString(number) FROM system.numbers_mt LIMIT N`.
+ * Short values (1 to 9 bytes), so the cost is the per-value framing of the String layout
+ * (revision 54492's cumulative offsets against the older varint lengths), not the bytes.
+ */
+export function numbersStringsQuery(rows: number): string {
+  return numbersQuery(rows).replace('SELECT number', 'SELECT toString(number)')
+}
+
+/** Whether a work reads ch-bench's numbers (its point is a row count, not a cutoff date). */
+export function isNumbersWork(work: Work): boolean {
+  return work === 'numbers' || work === 'numbers-strings'
+}
+
+/** The SELECT a work runs at a point (a cutoff date, or a row count for the ch-bench works). */
+export function queryOf(work: Work, point: string): string {
+  if (work === 'numbers') return numbersQuery(Number(point))
+  if (work === 'numbers-strings') return numbersStringsQuery(Number(point))
+  return ontimeQuery(work, point)
 }

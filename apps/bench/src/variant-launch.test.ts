@@ -25,7 +25,7 @@ const tools: BenchTools = {
   curl: '/usr/bin/curl',
   chgo: '/b/.peers/bin/chgo-bench',
 }
-const pointOf = (work: string) => (work === 'numbers' ? '1000' : '2017-01-04')
+const pointOf = (work: string) => (work.startsWith('numbers') ? '1000' : '2017-01-04')
 
 describe('launchFor', () => {
   // On 26.7 a FORMAT clause inside the query is run by the server: with Null it discards
@@ -55,6 +55,43 @@ describe('launchFor', () => {
     expect(argsOf('arrow-ints/cw-http-arrow').slice(-3)).toEqual(['http', 'arrow-ints', '2017-01-04'])
   })
 
+  it('forces the @54488 copies to their revision through BENCH_PROTOCOL_REVISION, and no other run', () => {
+    const env = (id: string) =>
+      launchFor(
+        variants.find((each) => each.id === id)!,
+        pointOf(id.startsWith('chbench') ? 'numbers' : ''),
+        {
+          server,
+          paths,
+          tools,
+        },
+      ).env
+    expect(env('strings/cw-native-columns@54488').BENCH_PROTOCOL_REVISION).toBe('54488')
+    expect(env('chbench-strings/cw-http@54488').BENCH_PROTOCOL_REVISION).toBe('54488')
+    expect(env('strings/cw-native-columns').BENCH_PROTOCOL_REVISION).toBeUndefined()
+    const copy = launchFor(
+      variants.find((each) => each.id === 'arrow-strings/cw-native-arrow@54488')!,
+      '2017-01-04',
+      {
+        server,
+        paths,
+        tools,
+      },
+    )
+    expect(copy.args.slice(-4)).toEqual(['native', 'arrow-strings', '2017-01-04', 'default'])
+  })
+
+  it('runs ch-bench over toString(number) with the same peers', () => {
+    const spec = (id: string) =>
+      launchFor(variants.find((each) => each.id === id)!, '1000', { server, paths, tools })
+    expect(spec('chbench-strings/chgo').args).toEqual(['numbers-strings', '1000'])
+    const cli = spec('chbench-strings/cli-lz4').args
+    expect(cli[cli.indexOf('--query') + 1]).toBe('SELECT toString(number) FROM system.numbers_mt LIMIT 1000')
+    expect(decodeURIComponent(spec('chbench-strings/curl-native').args.at(-1)!)).toMatch(
+      /SELECT toString\(number\) FROM system\.numbers_mt LIMIT 1000 FORMAT Native$/,
+    )
+  })
+
   it('asks for the uncompressed and LZ4 protocols of ch-bench', () => {
     const args = (id: string) =>
       launchFor(variants.find((each) => each.id === id)!, '1000', { server, paths, tools }).args
@@ -69,6 +106,7 @@ describe('launchFor', () => {
       'iterate-ints',
       'iterate-strings',
       'numbers',
+      'numbers-strings',
     ])
     for (const variant of chgo) {
       const spec = launchFor(variant, pointOf(variant.work), { server, paths, tools })

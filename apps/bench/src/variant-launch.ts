@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import type { ClickHouseCommand } from '@clickwire/testing'
 import { intColumns, stringColumns } from './ontime-schema.js'
 import type { Variant } from './scenario-catalog.js'
-import { insertTable, numbersQuery, ontimeQuery } from './scenario-queries.js'
+import { insertTable, isNumbersWork, queryOf } from './scenario-queries.js'
 
 /** The server under test, as the children need it. */
 export interface BenchServer {
@@ -111,7 +111,12 @@ export function launchFor(
   context: { server: BenchServer; paths: BenchPaths; tools: BenchTools; rows?: number | undefined },
 ): LaunchSpec {
   const { server, paths, tools } = context
-  const env = baseEnv(server)
+  const env: Record<string, string | undefined> = {
+    ...baseEnv(server),
+    // Only the @<revision> copies of clickwire's variants carry one; the others speak their own.
+    BENCH_PROTOCOL_REVISION:
+      variant.protocolRevision === undefined ? undefined : String(variant.protocolRevision),
+  }
   const { work } = variant
   const node = (script: string, args: string[]): LaunchSpec => ({
     file: tools.node,
@@ -130,7 +135,7 @@ export function launchFor(
       measure: 'self',
     }
   }
-  const query = work === 'numbers' ? numbersQuery(Number(point)) : ontimeQuery(work, point)
+  const query = queryOf(work, point)
   switch (variant.client) {
     case 'clickwire-native':
       return node('child-clickwire.js', ['native', work, point, variant.compression ?? 'default'])
@@ -149,7 +154,7 @@ export function launchFor(
     case 'ch-go':
       return {
         file: tools.chgo ?? 'chgo-bench',
-        args: work === 'numbers' ? ['numbers', point] : ['ontime', work, point],
+        args: isNumbersWork(work) ? [work, point] : ['ontime', work, point],
         env: { ...env, BENCH_COMPRESSION: variant.compression ?? 'none' },
         measure: 'self',
       }
