@@ -1,12 +1,14 @@
 // Settings, query events, server logs, external tables and {name:Type} parameters, on 18.16 and 26.x.
 import type { NativeBlock, ProfileInfo, Progress, ServerLogEntry } from '@clickwire/protocol'
-import { parameterCases } from '@clickwire/testing'
+import { clientRevision } from '@clickwire/protocol'
+import { latestServerLogsMissing, parameterCases, serverRevisionOf } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { NativeTransport } from '../src/index.js'
 import { collect, firstValue, nativeOn, rowsOf } from './support/native-helpers.js'
 
 const server = inject('clickhouse')
 const modern = server.generation === 'modern'
+const latest = server.line === '26.9'
 let native: NativeTransport
 
 beforeAll(() => {
@@ -44,8 +46,9 @@ describe('settings', () => {
     const info = await native.serverInfo()
     expect(info).toEqual({
       name: 'ClickHouse',
-      version: modern ? '26.7.2' : '18.16.1',
-      revision: modern ? 54488 : 54412,
+      version: latest ? '26.9.2' : modern ? '26.7.2' : '18.16.1',
+      // The smaller of the client's revision and the one the server's Hello announces.
+      revision: Math.min(clientRevision, serverRevisionOf(server) ?? clientRevision),
       timezone: expect.stringMatching(/^(Etc\/)?UTC$/),
       displayName: expect.any(String),
     })
@@ -106,33 +109,38 @@ describe('query events', () => {
     expect(stream.progress.readBytes).toBe(800)
   })
 
-  it('delivers server log lines (send_logs_level)', async () => {
-    // 18.16 only forwards messages that also pass its own logger level (the harness runs it
-    // at "warning"), so the query makes an error message: the exception log.
-    const entries: ServerLogEntry[] = []
-    const queryId = `logs-${Date.now()}`
-    const error = await native
-      .query('SELECT throwIf(number = 3) FROM numbers(10)', {
-        queryId,
-        settings: { send_logs_level: 'error' },
-        onLog: (batch) => entries.push(...batch),
-      })
-      .catch((caught) => caught)
-    expect(error).toMatchObject({ code: 395 })
-    expect(entries).toHaveLength(1)
-    expect(entries[0]).toMatchObject({ queryId, priority: 3, source: 'executeQuery' })
-    // Each generation's own exception text (26.x: `Code: 395. DB::Exception: ... non-zero`).
-    expect(entries[0]!.text).toMatch(
-      modern
-        ? /^Code: 395\. DB::Exception: Value passed to 'throwIf' function is non-zero: .* \(FUNCTION_THROW_IF_VALUE_IS_NON_ZERO\) \(version 26\.7\.2\.1\) \(from 127\.0\.0\.1:\d+\) \(in query: SELECT throwIf\(number = 3\) FROM numbers\(10\)\)/
-        : /^Code: 395, e\.displayText\(\) = DB::Exception: Value passed to 'throwIf' function is non zero/,
-    )
-    expect(entries[0]!.time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/)
-    // No log level asked: no Log packet.
-    const none: ServerLogEntry[] = []
-    await native.query('SELECT throwIf(1)', { onLog: (batch) => none.push(...batch) }).catch(() => undefined)
-    expect(none).toEqual([])
-  })
+  it.skipIf(latest)(
+    `delivers server log lines (send_logs_level)${latest ? ` (skipped on 26.9: ${latestServerLogsMissing})` : ''}`,
+    async () => {
+      // 18.16 only forwards messages that also pass its own logger level (the harness runs it
+      // at "warning"), so the query makes an error message: the exception log.
+      const entries: ServerLogEntry[] = []
+      const queryId = `logs-${Date.now()}`
+      const error = await native
+        .query('SELECT throwIf(number = 3) FROM numbers(10)', {
+          queryId,
+          settings: { send_logs_level: 'error' },
+          onLog: (batch) => entries.push(...batch),
+        })
+        .catch((caught) => caught)
+      expect(error).toMatchObject({ code: 395 })
+      expect(entries).toHaveLength(1)
+      expect(entries[0]).toMatchObject({ queryId, priority: 3, source: 'executeQuery' })
+      // Each generation's own exception text (26.x: `Code: 395. DB::Exception: ... non-zero`).
+      expect(entries[0]!.text).toMatch(
+        modern
+          ? /^Code: 395\. DB::Exception: Value passed to 'throwIf' function is non-zero: .* \(FUNCTION_THROW_IF_VALUE_IS_NON_ZERO\) \(version 26\.7\.2\.1\) \(from 127\.0\.0\.1:\d+\) \(in query: SELECT throwIf\(number = 3\) FROM numbers\(10\)\)/
+          : /^Code: 395, e\.displayText\(\) = DB::Exception: Value passed to 'throwIf' function is non zero/,
+      )
+      expect(entries[0]!.time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/)
+      // No log level asked: no Log packet.
+      const none: ServerLogEntry[] = []
+      await native
+        .query('SELECT throwIf(1)', { onLog: (batch) => none.push(...batch) })
+        .catch(() => undefined)
+      expect(none).toEqual([])
+    },
+  )
 })
 
 describe('external tables', () => {

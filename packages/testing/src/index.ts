@@ -26,7 +26,7 @@ export {
   startStaleSocketProxy,
   type TestProxy,
 } from './http-proxies.js'
-export { latestEngineDir, latestEnginePackage } from './latest-engine.js'
+export { latestEngineDir, latestEnginePackage, latestServerLogsMissing } from './latest-engine.js'
 export {
   modernEngineLibrary,
   modernHandshakeAbort,
@@ -56,6 +56,8 @@ export {
   type ServerGeneration,
   type ServerLine,
   type ServerSelector,
+  serverRevisionOf,
+  serverRevisions,
 } from './server-generation.js'
 export type { ClickHouseServer, ServerInfo } from './server-info.js'
 export { makeTestCertificates, type TestCertificates } from './tls-certificates.js'

@@ -65,3 +65,18 @@ export function lineOfVersion(version: string): string {
   const match = /^(\d+)\.(\d+)/.exec(version)
   return match ? `${match[1]}.${match[2]}` : version
 }
+
+/** The native protocol revision each line announces in its Hello. */
+export const serverRevisions: Readonly<Record<ServerLine, number>> = {
+  '18.16': 54412,
+  '26.7': 54488,
+  '26.9': 54492,
+}
+
+/**
+ * The revision a server's Hello announces, from its line; undefined for a line the harness
+ * does not start (an external or Docker server).
+ */
+export function serverRevisionOf(server: { readonly line: string }): number | undefined {
+  return (serverRevisions as Record<string, number | undefined>)[server.line]
+}
