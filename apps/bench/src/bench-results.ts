@@ -69,6 +69,8 @@ export interface BenchReport {
     readonly version: string
     /** `legacy` (18.16) or `modern`; absent in reports written before both generations ran. */
     readonly generation?: ServerGeneration | undefined
+    /** The release line, `major.minor` (`26.9`); absent in reports written before 26.9 ran. */
+    readonly line?: string | undefined
     /**
      * The native protocol revision clickwire and the server agreed on (the smaller of both);
      * absent in reports written before it was recorded.

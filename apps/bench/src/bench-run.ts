@@ -10,7 +10,7 @@ import { type Measurement, runMeasured } from './job-runner.js'
 import { createEmptyOntime, ensureOntimeDataset, type LoadReport } from './ontime-loader.js'
 import { type ClientId, isOurs, sections, type Variant, variants } from './scenario-catalog.js'
 import { insertTable } from './scenario-queries.js'
-import { describeGeneration, type ServerGeneration } from './server-choice.js'
+import { defaultServerLine, describeServerLine, type ServerLine } from './server-choice.js'
 import { readTraffic, transferShortfall } from './server-traffic.js'
 import { type BenchPaths, type BenchServer, launchFor, missingTool, nativeFileFor } from './variant-launch.js'
 
@@ -23,8 +23,8 @@ export interface CutoffPoint {
 
 export interface RunOptions {
   readonly mode: BenchReport['mode']
-  /** The throwaway server's generation (without CLICKHOUSE_URL or `server`); default modern. */
-  readonly generation?: ServerGeneration | undefined
+  /** The throwaway server's release line (without CLICKHOUSE_URL or `server`); default 26.9. */
+  readonly line?: ServerLine | undefined
   readonly repetitions: number
   readonly cutoffs: readonly CutoffPoint[]
   /** ch-bench row counts. */
@@ -203,12 +203,12 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       options,
       process.env.CLICKHOUSE_URL
         ? 'Using the server of CLICKHOUSE_URL.'
-        : `Starting a throwaway ClickHouse server, ${describeGeneration(options.generation ?? 'modern')}...`,
+        : `Starting a throwaway ClickHouse server, ${describeServerLine(options.line ?? defaultServerLine)}...`,
     )
   }
   const owned = options.server
     ? undefined
-    : await startClickHouse({ generation: options.generation ?? 'modern' })
+    : await startClickHouse({ generation: options.line ?? defaultServerLine })
   const server: ServerInfo = options.server ?? owned!
   const endpoints = endpointsOf(server)
   const admin = createClient({ url: endpoints.nativeUrl })
@@ -216,7 +216,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     const info = await admin.serverInfo()
     log(
       options,
-      `ClickHouse ${server.version || info.version}, ${describeGeneration(server.generation)}, at ${endpoints.httpBase}.`,
+      `ClickHouse ${server.version || info.version} (${server.generation} generation), revision ${info.revision} with clickwire, at ${endpoints.httpBase}.`,
     )
 
     const loadBar = options.progress
@@ -419,6 +419,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
         // `SELECT version()` has all four parts (26.7.2.1); the hello only three.
         version: server.version || info.version,
         generation: server.generation,
+        line: server.line || undefined,
         revision: info.revision || undefined,
         source: server.source === 'local' ? 'a throwaway local server started by the bench' : server.source,
       },

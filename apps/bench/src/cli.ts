@@ -6,7 +6,7 @@
  * ```sh
  * node dist/cli.js                                 # quick run: a few minutes, prints the table
  * node dist/cli.js --full --out results            # the full run whose files are committed
- * node dist/cli.js --server 18.16                  # Debian's 18.16 instead of the modern server
+ * node dist/cli.js --server 18.16                  # Debian's 18.16 instead of 26.9 (or --server modern: 26.7)
  * node dist/cli.js setup-peers                     # Python drivers and ch-go into .peers/
  * CLICKHOUSE_URL=http://127.0.0.1:8123 node dist/cli.js --sections chbench --numbers 500M
  * ```
@@ -27,7 +27,13 @@ import { renderMarkdownRatios, revisionHeading } from './report-markdown.js'
 import { renderRstReport } from './report-rst.js'
 import { renderRevisionTable, stringLayoutChecks } from './revision-comparison.js'
 import { type ClientId, clientIds, sections } from './scenario-catalog.js'
-import { chooseGeneration, parseServerChoice, type ServerGeneration } from './server-choice.js'
+import {
+  chooseServerLine,
+  isModernLine,
+  parseServerChoice,
+  type ServerLine,
+  serverChoiceHint,
+} from './server-choice.js'
 import type { BenchPaths } from './variant-launch.js'
 
 const root = resolve(import.meta.dirname, '..')
@@ -86,10 +92,10 @@ function parseClients(value: string): ClientId[] {
   return ids as ClientId[]
 }
 
-function parseServer(value: string): ServerGeneration {
-  const generation = parseServerChoice(value)
-  if (!generation) throw new InvalidArgumentError(`${value}: 18.16 or modern`)
-  return generation
+function parseServer(value: string): ServerLine {
+  const line = parseServerChoice(value)
+  if (!line) throw new InvalidArgumentError(`${value}: ${serverChoiceHint}`)
+  return line
 }
 
 function positive(value: string): number {
@@ -102,7 +108,7 @@ interface CliOptions {
   full?: boolean
   out?: string
   url?: string
-  server?: ServerGeneration
+  server?: ServerLine
   repetitions?: number
   cutoffs?: Cutoff[]
   numbers?: number[]
@@ -126,8 +132,8 @@ const program = new Command('clickwire-bench')
   .option('--out <dir>', 'write results.rst, results.md, results.json and charts/*.svg there')
   .option('--url <url>', 'an existing server (default CLICKHOUSE_URL, else a throwaway local one)')
   .option(
-    '--server <generation>',
-    'the throwaway server: modern (ClickHouse 26.7) or 18.16 (default: CLICKWIRE_SERVER, else modern)',
+    '--server <line>',
+    'the throwaway server: latest (26.9), modern (26.7) or 18.16 (default: CLICKWIRE_SERVER, else 26.9)',
     parseServer,
   )
   .option('--repetitions <n>', 'runs per variant and point (median reported)', positive)
@@ -155,7 +161,7 @@ const program = new Command('clickwire-bench')
         : options.cutoffs || options.numbers || options.sections || options.clients
           ? 'custom'
           : 'quick',
-      generation: chooseGeneration(options.server),
+      line: chooseServerLine(options.server),
       repetitions: options.repetitions ?? (full ? 5 : 2),
       cutoffs: options.cutoffs ?? (full ? referenceCutoffs : [referenceCutoffs[0], referenceCutoffs[4]]),
       numbers: options.numbers ?? (full ? [100e6, 500e6] : [100e6]),
@@ -238,10 +244,10 @@ program
   .description(
     'the ontime data exported as CSV, the file inserted with insertRaw, read back as TSV and Parquet (servers that write it)',
   )
-  .option('--server <generation>', 'the throwaway server: modern or 18.16', parseServer)
-  .action(async (options: { server?: ServerGeneration }) => {
-    const generation = chooseGeneration(options.server)
-    const server = await startClickHouse({ generation })
+  .option('--server <line>', 'the throwaway server: latest (26.9), modern (26.7) or 18.16', parseServer)
+  .action(async (options: { server?: ServerLine }) => {
+    const line = chooseServerLine(options.server)
+    const server = await startClickHouse({ generation: line })
     const { user, password } = server.users.default
     const native = createClient({ url: server.nativeUrl, username: user, password })
     const http = createClient({ url: server.httpUrl, username: user, password })
@@ -249,7 +255,7 @@ program
       const load = await ensureOntimeDataset(native)
       process.stdout.write(`ClickHouse ${server.version}: perftest.ontime has ${load.rows} rows\n`)
       // 18.16 has no Parquet format.
-      const steps = await rawRoundTrip(http, generation === 'modern')
+      const steps = await rawRoundTrip(http, isModernLine(line))
       for (const step of steps) {
         process.stdout.write(
           `${step.step.padEnd(40)} ${String(step.rows).padStart(8)} rows ${(step.bytes / 1e6).toFixed(1).padStart(8)} MB ${step.seconds.toFixed(2).padStart(7)} s\n`,
@@ -266,23 +272,21 @@ program
   .description(
     'insert throughput into a 1- and 2-shard cluster: a sync Distributed insert vs direct to the shards',
   )
-  .option('--server <generation>', 'the throwaway servers: modern or 18.16', parseServer)
+  .option('--server <line>', 'the throwaway servers: latest (26.9), modern (26.7) or 18.16', parseServer)
   .option('--rows <n>', 'rows per insert', positive, 2_000_000)
   .option('--repetitions <n>', 'timed inserts per path and shard count', positive, 3)
   .option('--transport <name>', 'native or http', 'native')
-  .action(
-    async (options: { server?: ServerGeneration; rows: number; repetitions: number; transport: string }) => {
-      const generation = chooseGeneration(options.server)
-      const transport = options.transport === 'http' ? 'http' : 'native'
-      const log = (line: string) => process.stderr.write(`${line}\n`)
-      const { version, figures } = await runClusterInsert({ ...options, generation, transport, log })
-      process.stdout.write(
-        renderFigures(
-          figures,
-          `ClickHouse ${version}, ${transport}, ${options.rows} rows, median of ${options.repetitions}`,
-        ),
-      )
-    },
-  )
+  .action(async (options: { server?: ServerLine; rows: number; repetitions: number; transport: string }) => {
+    const line = chooseServerLine(options.server)
+    const transport = options.transport === 'http' ? 'http' : 'native'
+    const log = (line: string) => process.stderr.write(`${line}\n`)
+    const { version, figures } = await runClusterInsert({ ...options, line, transport, log })
+    process.stdout.write(
+      renderFigures(
+        figures,
+        `ClickHouse ${version}, ${transport}, ${options.rows} rows, median of ${options.repetitions}`,
+      ),
+    )
+  })
 
 await program.parseAsync()

@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Client, createClient } from '@clickwire/client'
 import { type ClickHouseServer, startClickHouse } from '@clickwire/testing'
-import type { ServerGeneration } from './server-choice.js'
+import { isModernLine, type ServerLine } from './server-choice.js'
 
 /** The two insert paths measured. */
 export type InsertPath = 'distributed' | 'direct'
@@ -146,7 +146,7 @@ async function addOneShardCluster(cluster: ClickHouseServer): Promise<void> {
 
 /** Options of {@link runClusterInsert}. */
 export interface ClusterInsertOptions {
-  readonly generation: ServerGeneration
+  readonly line: ServerLine
   readonly rows: number
   readonly repetitions: number
   readonly transport: 'native' | 'http'
@@ -159,7 +159,7 @@ export async function runClusterInsert(options: ClusterInsertOptions): Promise<{
   figures: ClusterInsertFigure[]
 }> {
   const log = options.log ?? (() => {})
-  const cluster = await startClickHouse({ local: true, generation: options.generation, shards: 2 })
+  const cluster = await startClickHouse({ local: true, generation: options.line, shards: 2 })
   const clients: Client[] = []
   const clientOn = (node: ClickHouseServer) => {
     const client = createClient({ url: options.transport === 'native' ? node.nativeUrl : node.httpUrl })
@@ -182,8 +182,9 @@ export async function runClusterInsert(options: ClusterInsertOptions): Promise<{
       `CREATE TABLE bench_dist_2 AS bench_local ENGINE = Distributed(${cluster.clusterName}, default, bench_local, id)`,
     )
     const columns = benchColumns(options.rows)
-    const sync =
-      options.generation === 'modern' ? { distributed_foreground_insert: 1 } : { insert_distributed_sync: 1 }
+    const sync = isModernLine(options.line)
+      ? { distributed_foreground_insert: 1 }
+      : { insert_distributed_sync: 1 }
     // HTTP: the shards' HTTP ports, which system.clusters (native ports only) cannot give.
     const shardUrl =
       options.transport === 'http'

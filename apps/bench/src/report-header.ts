@@ -27,7 +27,7 @@ export function describeMachine(report: BenchReport): string[] {
   return [
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${(machine.memoryBytes / gib).toFixed(1)} GiB RAM, ${machine.os}`,
     `Runtimes: ${runtimes.join(', ')}`,
-    `ClickHouse server: ${server.version} (${server.generation ? `${server.generation} generation; ` : ''}${server.revision ? `protocol revision ${server.revision} with clickwire; ` : ''}${server.source})`,
+    `ClickHouse server: ${server.version} (${server.generation ? `${server.generation} generation${server.line ? `, line ${server.line}` : ''}; ` : ''}${server.revision ? `protocol revision ${server.revision} with clickwire; ` : ''}${server.source})`,
     `Dataset: perftest.ontime, ${dataset.rows} rows (${dataset.source === 'existing' ? 'from an earlier load' : dataset.source}), ${load}; rows per cutoff: ${cutoffs}`,
     `Method: ${report.mode} run, ${report.repetitions} repetitions interleaved round-robin, median reported; each run is its own process; ${report.wallSeconds.toFixed(0)} s in all${report.trafficChecked ? "; every run's rows checked on the server's NetworkSendBytes / NetworkReceiveBytes" : ''}`,
     `Clients: ${peers}`,

@@ -2,7 +2,7 @@
  * Fully parsed ontime rows against V8's floor for eager objects of their shape (goals P3
  * and P4 of issue 19), every case in one process, interleaved round-robin.
  *
- * `pnpm --filter @clickwire/bench bench:rows-floor [--server modern|18.16] [--cutoff 697k]
+ * `pnpm --filter @clickwire/bench bench:rows-floor [--server latest|modern|18.16] [--cutoff 697k]
  * [--repetitions 3] [--no-rss] [--no-profile]` (builds, then runs; CLICKHOUSE_URL picks an
  * existing server, else a throwaway one is started and the bench's dataset loaded). Cases:
  *
@@ -39,7 +39,7 @@ import { startClickHouse } from '@clickwire/testing'
 import { ensureOntimeDataset } from '../ontime-loader.js'
 import { ontimeColumns, referenceCutoffs } from '../ontime-schema.js'
 import { ontimeQuery } from '../scenario-queries.js'
-import { chooseGeneration, parseServerChoice } from '../server-choice.js'
+import { chooseServerLine, parseServerChoice } from '../server-choice.js'
 
 interface Endpoints {
   nativeUrl: string
@@ -369,9 +369,9 @@ async function main(): Promise<void> {
   const repetitions = Number(option('--repetitions') ?? 3)
   if (!Number.isInteger(repetitions) || repetitions < 0) throw new Error('--repetitions: 0 or more')
   const serverOption = option('--server')
-  const generation = chooseGeneration(serverOption ? parseServerChoice(serverOption) : undefined)
+  const serverLine = chooseServerLine(serverOption ? parseServerChoice(serverOption) : undefined)
 
-  const server = await startClickHouse({ generation })
+  const server = await startClickHouse({ generation: serverLine })
   const { user, password } = server.users.default
   const endpoints: Endpoints = {
     nativeUrl: server.nativeUrl,
@@ -389,7 +389,7 @@ async function main(): Promise<void> {
       )
     ).rows()
     console.log(
-      `ClickHouse ${server.version} (${generation}), perftest.ontime ${load.rows} rows (${load.source}); ${rows[0]!.n} rows below ${cutoff.date}, ${ontimeColumns.length} columns; Node ${process.version}`,
+      `ClickHouse ${server.version} (${serverLine}), perftest.ontime ${load.rows} rows (${load.source}); ${rows[0]!.n} rows below ${cutoff.date}, ${ontimeColumns.length} columns; Node ${process.version}`,
     )
     const results = new Map<string, Measurement[]>(cases.map((each) => [each.name, []]))
     for (let repetition = 0; repetition < repetitions; repetition++) {
