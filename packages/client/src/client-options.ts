@@ -102,6 +102,13 @@ export interface ClientOptions extends Partial<ValueMapping> {
   readonly tracing?: TracingOption | undefined
   /** Rows per block when inserting. */
   readonly insertBlockRows?: number | undefined
+  /**
+   * The highest native protocol revision to speak (default clickwire's own, 54492). Over
+   * native it is announced in the Hello; over HTTP it caps the `client_protocol_version`
+   * that `FORMAT Native` answers are asked in. Lower it to compare layouts or to match an
+   * older peer: 54488 gives String columns as they were before 26.9's size-stream layout.
+   */
+  readonly protocolRevision?: number | undefined
   /** Native: quota key. */
   readonly quotaKey?: string | undefined
   /** HTTP: header prefix for forks that renamed `X-ClickHouse-` (e.g. `X-Datastore-`). */
@@ -167,6 +174,7 @@ const urlOptions: Record<string, (value: string) => unknown> = {
   application: String,
   logLevel: String,
   insertBlockRows: Number,
+  protocolRevision: Number,
   quotaKey: String,
   headerPrefix: String,
   auth: String,
@@ -255,6 +263,7 @@ const optionNames = new Set([
   'logLevel',
   'tracing',
   'insertBlockRows',
+  'protocolRevision',
   'quotaKey',
   'headerPrefix',
   'auth',

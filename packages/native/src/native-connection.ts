@@ -4,7 +4,7 @@ import {
   CallDeadline,
   type CodecContext,
   type CompressionCodecs,
-  clientRevision,
+  loadCodecs,
   ProtocolError,
   Revision,
   type ServerInfo,
@@ -100,17 +100,17 @@ export class NativeConnection implements Poolable {
           clientName: options.clientName,
           versionMajor: clientVersion.major,
           versionMinor: clientVersion.minor,
-          revision: clientRevision,
+          revision: options.protocolRevision,
           database: options.database,
           user: options.username,
           password: options.password,
         },
-        clientRevision,
+        options.protocolRevision,
       )
       await channel.write(writer.copy())
       const pump = new PacketPump(
         channel,
-        clientRevision,
+        options.protocolRevision,
         { revision: 0, timezone: 'UTC', mapping: options.mapping },
         undefined,
       )
@@ -121,7 +121,7 @@ export class NativeConnection implements Poolable {
         .finally(() => probe?.stop())
       if (hello.type === 'Exception') throw hello.error
       if (hello.type !== 'Hello') throw new ProtocolError(`expected the server Hello, got ${hello.type}`)
-      const revision = negotiatedRevision(clientRevision, hello.revision)
+      const revision = negotiatedRevision(options.protocolRevision, hello.revision)
       // clickwire frames packets only the classic way; a server that insists on chunks is refused here.
       if (revision >= Revision.withChunkedPackets) checkChunkedFraming(hello)
       if (revision >= Revision.withAddendum) {
@@ -129,6 +129,9 @@ export class NativeConnection implements Poolable {
         encodeAddendum(addendum, { quotaKey: options.quotaKey }, revision)
         await channel.write(addendum.copy())
       }
+      // String columns in the size-stream layout decode with the on-demand codecs: have them
+      // before the first block, so no block is decoded twice waiting for them.
+      if (revision >= Revision.withStringWithSizeStreamSerialization) await deadline.wait(loadCodecs())
       const server: ConnectedServer = {
         host,
         name: hello.name,

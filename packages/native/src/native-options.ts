@@ -1,10 +1,12 @@
 import {
   type CompressionOption,
+  clientRevision,
   defaultAcquireTimeoutMs,
   type HostStrategy,
   parseConnectionUrl,
   resolveCompression,
   resolveHostStrategy,
+  resolveProtocolRevision,
   type Settings,
   type TlsOptions,
   UsageError,
@@ -74,6 +76,12 @@ export interface NativeOptions {
   readonly readBufferBytes: number
   /** Rows per block for inserts: larger batches from the producer are cut to this size. */
   readonly insertBlockRows: number
+  /**
+   * The highest native protocol revision to speak (default clickwire's own, `clientRevision`);
+   * the server then uses the smaller of it and its own. Lower it to get older layouts (54488:
+   * String columns before the size-stream layout of 54492).
+   */
+  readonly protocolRevision: number
   readonly mapping: ValueMapping
 }
 
@@ -97,6 +105,7 @@ export const nativeDefaults = {
   readAheadBytes: 1 << 20,
   readBufferBytes: 4 << 20,
   insertBlockRows: 65_536,
+  protocolRevision: clientRevision,
 } as const satisfies Partial<NativeOptions>
 
 const defaultPorts = { 'clickhouse:': 9000, 'clickhouses:': 9440 } as const
@@ -146,6 +155,7 @@ const urlOptions = {
   readAheadBytes: Number,
   readBufferBytes: Number,
   insertBlockRows: Number,
+  protocolRevision: Number,
   clientName: (value: string) => value,
   quotaKey: (value: string) => value,
 } as const satisfies Record<string, (value: string) => unknown>
@@ -229,4 +239,5 @@ export function checkNativeOptions(options: NativeOptions): void {
     if (!(options[name] >= 0)) throw new UsageError(`${name} must be 0 or more, got ${String(options[name])}`)
   }
   if (!(options.connectTimeoutMs > 0)) throw new UsageError('connectTimeoutMs must be more than 0')
+  resolveProtocolRevision(options.protocolRevision)
 }

@@ -38,7 +38,7 @@ const utf8 = (text: string) => Array.from(new TextEncoder().encode(text))
 
 describe('{name:Type} parameters in the Query packet', () => {
   it('travel as protocol parameters at 54460, the SQL untouched', () => {
-    expect(clientRevision).toBe(54488)
+    expect(clientRevision).toBe(54492)
     const sql = 'SELECT {s:String} AS s, {n:Nullable(UInt8)} AS n'
     const { bytes } = request(54460, sql, { s: "it's", n: null })
     const packet = decode(bytes, 54460)

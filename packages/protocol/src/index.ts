@@ -81,7 +81,12 @@ export { ByteWriter } from './io/byte-writer.js'
 export { InputArena } from './io/input-arena.js'
 export { decodeUtf8, encodeUtf8, StringInterner, type TextSource, textSource } from './io/text-decoding.js'
 export type { TraceContext } from './packets/client-info.js'
-export { clientRevision, Revision, revision18_16 } from './packets/protocol-revision.js'
+export {
+  clientRevision,
+  Revision,
+  resolveProtocolRevision,
+  revision18_16,
+} from './packets/protocol-revision.js'
 export { parseServerVersion, versionAtLeast } from './sql/server-version.js'
 export { checkSettingName, settingEntries, settingValueText } from './sql/setting-value.js'
 export {

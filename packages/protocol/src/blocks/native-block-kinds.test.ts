@@ -45,9 +45,9 @@ function block(type: string, rows: number, kinds: string, data: string): Uint8Ar
   return fromHex(blockInfo + '01' + varUInt(BigInt(rows)) + text('c') + text(type) + '01' + kinds + data)
 }
 
-function read(bytes: Uint8Array) {
+function read(bytes: Uint8Array, at = revision) {
   const reader = new ByteReader(bytes)
-  const result = new NativeBlockReader({ ...context(), revision }).read(reader)
+  const result = new NativeBlockReader({ ...context(), revision: at }).read(reader)
   expect(reader.offset).toBe(bytes.length)
   return result!.columns[0]!.column
 }
@@ -178,6 +178,27 @@ describe('Native columns with custom serialization kinds', () => {
     const data = '03' + '01' + '000100' + '02' + offsets(2, [1]) + u32(8)
     const column = read(block('UInt32', 3, '05' + '03' + '000103', data))
     expect(Array.from(column.values())).toEqual([0, 8, 0])
+  })
+
+  it('reads sparse and replicated Strings in the size-stream layout at 54492', () => {
+    const u64 = (value: number) => hex(new Uint8Array(new BigUint64Array([BigInt(value)]).buffer))
+    const blob = (...values: string[]) => {
+      let total = 0
+      let out = ''
+      for (const value of values) out += u64((total += new TextEncoder().encode(value).length))
+      return out + values.map((value) => hex(new TextEncoder().encode(value))).join('')
+    }
+    const sparse = read(block('String', 5, '01', offsets(5, [1, 4]) + blob('ab', 'ü')), 54492)
+    expect(Array.from(sparse.values())).toEqual(['', 'ab', '', '', 'ü'])
+    const none = read(block('String', 3, '01', offsets(3, [])), 54492)
+    expect(Array.from(none.values())).toEqual(['', '', ''])
+    const last = read(block('String', 2, '01', offsets(2, [1]) + blob('z')), 54492)
+    expect(Array.from(last.values())).toEqual(['', 'z'])
+    const replicated = read(
+      block('String', 3, '04', '03' + '02' + '000001000000' + '02' + blob('a', 'b')),
+      54492,
+    )
+    expect(Array.from(replicated.values())).toEqual(['a', 'b', 'a'])
   })
 
   it('has no data for zero rows, only the kinds', () => {

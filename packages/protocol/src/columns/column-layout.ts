@@ -1,3 +1,4 @@
+import type { ByteReader } from '../io/byte-reader.js'
 import type { TypeNode } from '../types/type-node.js'
 
 /** Every typed array a numeric column can come in (and an insert can pass). */
@@ -79,6 +80,13 @@ export interface BytesLayout {
   readonly kind: 'bytes'
   readonly type: TypeNode
   readonly prefixed: boolean
+  /**
+   * Set for String's size-stream layout (revision 54492, string-blob-column.ts): how `count`
+   * values read from `reader` become the dense bytes of `rows` rows with the values at
+   * `positions`, as a sparse column needs (sparse-column.ts); undefined when short. It
+   * comes with the codec, so its code loads with it.
+   */
+  readonly sparseImage?: (reader: ByteReader, positions: Int32Array, rows: number) => Uint8Array | undefined
 }
 
 /** A null map (one byte per row, nonzero = NULL) over an inner column with a placeholder at each NULL. */

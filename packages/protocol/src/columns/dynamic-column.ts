@@ -10,7 +10,7 @@ import type { Column, ColumnStorage } from './column-layout.js'
 import { compareUtf8, hasElements, PlanCache } from './composite-support.js'
 import { fixedWidthBytes } from './fixed-width.js'
 import { RowBinaryReader } from './row-binary-value.js'
-import { scanStrings } from './string-column.js'
+import { scanStringsAt } from './string-blob-column.js'
 import { TypedValue } from './typed-value.js'
 import { sortAlternatives, type VariantAlternative, variantCodecOf } from './variant-column.js'
 
@@ -54,7 +54,7 @@ class SharedVariantColumn implements Column<unknown> {
   }
 }
 
-function sharedVariantCodec(rowBinary: RowBinaryReader): ColumnCodec {
+function sharedVariantCodec(rowBinary: RowBinaryReader, revision: number): ColumnCodec {
   const type = typeNode(sharedVariantName)
   return {
     type,
@@ -63,7 +63,7 @@ function sharedVariantCodec(rowBinary: RowBinaryReader): ColumnCodec {
     tsType: () => 'unknown',
     decodePrefix(): void {},
     decode(reader: ByteReader, rows: number): Column {
-      return new SharedVariantColumn(type, reader.bytes, scanStrings(reader, rows), rowBinary)
+      return new SharedVariantColumn(type, reader.bytes, scanStringsAt(reader, rows, revision), rowBinary)
     },
     encodePrefix(): void {},
     encode(_writer: ByteWriter, _input: ColumnInput, rows: number): void {
@@ -140,9 +140,9 @@ interface DynamicPlan {
  * types, then per row an index into the list (UInt8/16/32/64 by the list size, the size
  * itself = NULL), then each type's rows. Writing uses V1, which every server reads.
  */
-export function dynamicCodec(type: TypeNode, _context: CodecContext, codecFor: CodecResolver): ColumnCodec {
+export function dynamicCodec(type: TypeNode, context: CodecContext, codecFor: CodecResolver): ColumnCodec {
   const rowBinary = new RowBinaryReader(codecFor)
-  const shared = sharedVariantCodec(rowBinary)
+  const shared = sharedVariantCodec(rowBinary, context.revision)
   const codecs = new Map<string, ColumnCodec>()
   const variants = new Map<string, ColumnCodec>()
   let layout: Layout | undefined

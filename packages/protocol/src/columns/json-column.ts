@@ -275,6 +275,8 @@ export function jsonCodec(type: TypeNode, context: CodecContext, codecFor: Codec
       // A block of no rows (the header block of the native protocol) has no prefix and no data.
       if (reader.short || rows === 0) return new JsonTextColumn(type, reader.bytes, new Int32Array(0))
       if (version < 0) throw new ProtocolError('JSON data before its state prefix')
+      // JSON as text and the shared data keep the prefixed String layout at every revision
+      // (serialized as plain columns; checked on 26.9 at 54492), unlike String paths.
       if (version === versionString) return new JsonTextColumn(type, reader.bytes, scanStrings(reader, rows))
       const typedColumns = typed.map((entry) => entry.codec.decode(reader, rows))
       const dynamicColumns = paths.map((path) => dynamicFor(path).decode(reader, rows))

@@ -14,6 +14,7 @@ import {
 import type { Column, ColumnStorage, DictionaryGranule } from './column-layout.js'
 import { hasElements, PlanCache, zeroValue } from './composite-support.js'
 import { fixedWidthBytes } from './fixed-width.js'
+import { prefixedStringCodec } from './string-column.js'
 
 /** The only key serialization version: shared dictionaries with additional keys. */
 const keysVersion = 1
@@ -116,7 +117,10 @@ export function lowCardinalityCodec(
   let dictionaryType = innerType(type)
   const nullable = dictionaryType.name === 'Nullable'
   if (nullable) dictionaryType = innerType(dictionaryType)
-  const keys = codecFor(dictionaryType)
+  // The dictionary is written as one plain column (serializeBinaryBulk), so a String one
+  // keeps the prefixed layout at every revision (checked on 26.9 at 54492).
+  const keys =
+    dictionaryType.name === 'String' ? prefixedStringCodec(dictionaryType) : codecFor(dictionaryType)
   let shared: Column | undefined
 
   const readKeys = (reader: ByteReader, what: string): Column | undefined => {

@@ -66,22 +66,28 @@ export function rareCodecsLoaded(): boolean {
   return loaded !== undefined
 }
 
+/**
+ * The factory `name` of rare-codecs.ts, or a {@link CodecsPendingError} (named after
+ * `family`) that starts the load.
+ */
+export function rareFactory(name: string, family = name): CodecFactory {
+  const factories = loaded
+  if (factories === undefined) {
+    // The load's own failure (a chunk that cannot be fetched) reaches the caller that
+    // awaits it; a synchronous caller that does not await it must not see it unhandled.
+    const pending = loadCodecs()
+    pending.catch(() => {})
+    throw new CodecsPendingError(family, pending)
+  }
+  return factories[name]!
+}
+
 /** A registry entry whose factory is in rare-codecs.ts: it starts the load on first use. */
 export function rareFamily(name: string, runtime: string): CodecFamily {
   const family: CodecFamily = {
     name,
     runtime,
-    create: (type, context, codecFor) => {
-      const factories = loaded
-      if (factories === undefined) {
-        // The load's own failure (a chunk that cannot be fetched) reaches the caller that
-        // awaits it; a synchronous caller that does not await it must not see it unhandled.
-        const pending = loadCodecs()
-        pending.catch(() => {})
-        throw new CodecsPendingError(name, pending)
-      }
-      return factories[name]!(type, context, codecFor)
-    },
+    create: (type, context, codecFor) => rareFactory(name)(type, context, codecFor),
   }
   rareEntries.add(family)
   return family

@@ -10,6 +10,7 @@ import { dynamicCodec } from './dynamic-column.js'
 import { geometryCodec } from './geometry-column.js'
 import { jsonCodec } from './json-column.js'
 import { qbitCodec } from './qbit-column.js'
+import { stringBlobCodec } from './string-blob-column.js'
 import { timeCodec } from './time-column.js'
 import { time64Codec } from './time64-column.js'
 import { variantCodec } from './variant-column.js'
@@ -25,4 +26,6 @@ export const rareCodecFactories: Readonly<Record<string, CodecFactory>> = {
   JSON: jsonCodec,
   Geometry: geometryCodec,
   QBit: qbitCodec,
+  /** String in the size-stream layout of revision 54492 (not a family: stringCodec picks it by revision). */
+  StringBlob: stringBlobCodec,
 }

@@ -99,6 +99,7 @@ function denseBytes(
     }
     return out
   }
+  if (layout.kind === 'bytes' && layout.sparseImage) return layout.sparseImage(reader, positions, rows)
   // Every other type sparse serialization applies to has fixed-width values, zero by default.
   const width = fixedRowWidth(layout)
   if (width === undefined)

@@ -3,9 +3,22 @@ import type { ByteReader } from '../io/byte-reader.js'
 import { type ByteWriter, hasUtf8Encoding, loneSurrogateReason, writeShortAscii } from '../io/byte-writer.js'
 import { StringInterner } from '../io/text-decoding.js'
 import type { TypeNode } from '../types/type-node.js'
-import type { ColumnCodec, ColumnInput } from './column-codec.js'
+import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
 import type { Column, ColumnStorage } from './column-layout.js'
 import { valueError } from './fixed-width.js'
+import { rareFactory } from './rare-codec-loader.js'
+
+/**
+ * The first native protocol revision whose String columns travel in the size-stream layout
+ * (`Revision.withStringWithSizeStreamSerialization`, 54492; see string-blob-column.ts).
+ * Named here because codecs sit below the packets in this package's folder order.
+ */
+export const stringBlobRevision = 54492
+
+/** Whether String columns of a stream at `revision` come as offsets and one blob. */
+export function stringsInBlob(revision: number): boolean {
+  return revision >= stringBlobRevision
+}
 
 /**
  * A decoded String column: where each value's bytes lie in the received input. JS strings
@@ -140,8 +153,23 @@ export function writeStringValue(writer: ByteWriter, typeName: string, row: numb
   else throw valueError(typeName, row, value, 'expected a string or Uint8Array')
 }
 
-/** Reads and writes String columns: a VarUInt byte length, then the bytes, per value. */
-export function stringCodec(type: TypeNode): ColumnCodec<string> {
+/**
+ * Reads and writes String columns in the layout of the stream's revision: below 54492 a
+ * VarUInt byte length then the bytes, per value; from it the size-stream layout (offsets,
+ * then one blob).
+ */
+export function stringCodec(type: TypeNode, context: CodecContext): ColumnCodec<string> {
+  // The size-stream codec loads with the rare codecs: a page whose server is older never
+  // downloads it, and the transports wait for it like for any pending codec.
+  if (stringsInBlob(context.revision))
+    return rareFactory('StringBlob', 'String (size-stream layout)')(type, context, () => {
+      throw new Error('String has no inner types')
+    }) as ColumnCodec<string>
+  return prefixedStringCodec(type)
+}
+
+/** String in the VarUInt-prefixed layout, whatever the revision (LowCardinality's dictionary keeps it). */
+export function prefixedStringCodec(type: TypeNode): ColumnCodec<string> {
   return {
     type,
     layout: { kind: 'bytes', type, prefixed: true },

@@ -1,3 +1,5 @@
+import { UsageError } from '../errors/usage-error.js'
+
 /**
  * Protocol revisions, named after ClickHouse's src/Core/ProtocolDefines.h. Client and
  * server each announce a revision in Hello; both then use the smaller one, and every
@@ -62,15 +64,40 @@ export const Revision = {
   withInternalQueryFlag: 54486,
   withInterserverSecretTablesStatus: 54487,
   withInterserverCurrentRoles: 54488,
+  // 54489 (the aggregation variant of a String key) is between servers; 54490 (the HTTP
+  // handler in ClientInfo) concerns queries forwarded from an HTTP interface, not a TCP
+  // client's ClientInfo; 54491 (quantileDeterministic's skip degree) changes a state
+  // clickwire does not read (its AggregateFunction columns refuse it). None needs a field here.
+  /** String columns as cumulative UInt64 offsets and one blob (columns/string-blob-column.ts). */
   withStringWithSizeStreamSerialization: 54492,
 } as const
 
 /**
- * The revision clickwire announces: that of ClickHouse 26.7. Every gated field up to it is
- * implemented. Chunked framing (54470) is negotiated away ("notchunked" both ways), and the
- * inter-server-only fields (JWT, roles, secrets) are sent empty.
+ * The revision clickwire announces: that of ClickHouse 26.9 and of the master branch. Every
+ * gated field up to it is implemented. Chunked framing (54470) is negotiated away
+ * ("notchunked" both ways), and the inter-server-only fields (JWT, roles, secrets) are sent
+ * empty. 54489-54491 change nothing a client writes or reads (see {@link Revision}'s notes).
  */
-export const clientRevision = 54488
+export const clientRevision = 54492
+
+/**
+ * The `protocolRevision` option: the highest revision a client speaks (default
+ * {@link clientRevision}). A lower one makes the server use the older layouts, e.g. 54488
+ * for String columns before the size-stream layout. From 18.16's 54412 up.
+ */
+export function resolveProtocolRevision(value: unknown): number {
+  if (value === undefined) return clientRevision
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < revision18_16 ||
+    value > clientRevision
+  )
+    throw new UsageError(
+      `protocolRevision must be an integer from ${revision18_16} to ${clientRevision}, got ${String(value)}`,
+    )
+  return value
+}
 
 /**
  * The parallel-replicas protocol version a client names in its addendum (revision >= 54471),

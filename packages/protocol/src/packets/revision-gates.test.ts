@@ -1,6 +1,7 @@
-// Every field gated between 54461 and 54488, as exact bytes, round trip and truncation, and
+// Every field gated between 54461 and 54492, as exact bytes, round trip and truncation, and
 // absent one revision below its gate. The 26.7 Hello is bytes captured from the embedded
-// ClickHouse 26.7.2.1 answering a client that announced 54488.
+// ClickHouse 26.7.2.1 answering a client that announced 54488; the 26.9 one from 26.9.2.1
+// (PyPI's chdb-core) answering 54492, run with the harness's config.
 import { describe, expect, it } from 'vitest'
 import {
   bytesOf,
@@ -47,10 +48,34 @@ const hello267: ServerHelloPacket = {
   clusterFunctionProtocolVersion: 8,
 }
 
-describe('server Hello at 54488', () => {
+const captured269 =
+  '000a436c69636b486f7573651a09dca90308074574632f55544302766d020a6e6f746368756e6b65640a6e6f746368756e6b6564005e760f320c945d831d616c6c6f775f696e74726f7370656374696f6e5f66756e6374696f6e730001310e64656661756c745f666f726d6174000c5461625365706172617465640d6f75747075745f666f726d617400001873746f726167655f66696c655f726561645f6d6574686f6400046d6d61700f696d706c696369745f73656c65637400013100130a'
+
+const hello269: ServerHelloPacket = {
+  ...hello267,
+  versionMinor: 9,
+  revision: 54492,
+  nonce: 0x835d940c320f765en,
+  settings: [
+    { name: 'allow_introspection_functions', value: '1', important: false, custom: false },
+    { name: 'default_format', value: 'TabSeparated', important: false, custom: false },
+    { name: 'output_format', value: '', important: false, custom: false },
+    { name: 'storage_file_read_method', value: 'mmap', important: false, custom: false },
+    { name: 'implicit_select', value: '1', important: false, custom: false },
+  ],
+  queryPlanSerializationVersion: 19,
+  clusterFunctionProtocolVersion: 10,
+}
+
+describe('server Hello at 54488 and 54492', () => {
   it('decodes the captured 26.7 Hello exactly, and encodes it back', () => {
-    expect(clientRevision).toBe(54488)
-    checkServerPacket(hello267, clientRevision, captured267)
+    checkServerPacket(hello267, 54488, captured267)
+  })
+
+  it('decodes the captured 26.9 Hello exactly at the revision clickwire announces', () => {
+    expect(clientRevision).toBe(54492)
+    // 54489-54492 add no Hello field: the same fields as 26.7's, in the same order.
+    checkServerPacket(hello269, clientRevision, captured269)
   })
 
   it('leaves out each field one revision below its gate', () => {
