@@ -140,6 +140,18 @@ function goModuleVersion(paths: BenchPaths): string | undefined {
   }
 }
 
+/**
+ * Whether the workspace packages the children import differ from the commit (tracked files
+ * only): the report must not name a commit for code that is not in it.
+ */
+function packagesChanged(paths: BenchPaths): boolean {
+  const result = spawnSync('git', ['-C', paths.root, 'diff', '--quiet', 'HEAD', '--', '../../packages'], {
+    timeout: 20_000,
+    stdio: 'ignore',
+  })
+  return result.status === 1
+}
+
 /** Which peers can run here, with their versions; the rest say why not. */
 export function describePeers(tools: BenchTools, paths: BenchPaths): Map<ClientId, PeerInfo> {
   const python = pythonPackages(tools, paths)
@@ -147,9 +159,12 @@ export function describePeers(tools: BenchTools, paths: BenchPaths): Map<ClientI
   const peers = new Map<ClientId, PeerInfo>()
   const add = (client: ClientId, version: string | undefined, unavailable?: string) =>
     peers.set(client, { client, version, unavailable })
-  const gitCommit = firstLine('git', ['rev-parse', '--short', 'HEAD'])
-  add('clickwire-native', gitCommit ? `commit ${gitCommit}` : undefined)
-  add('clickwire-http', gitCommit ? `commit ${gitCommit}` : undefined)
+  const gitCommit = firstLine('git', ['-C', paths.root, 'rev-parse', '--short', 'HEAD'])
+  const clickwire = gitCommit
+    ? `commit ${gitCommit}${packagesChanged(paths) ? ' with uncommitted changes in packages/' : ''}`
+    : undefined
+  add('clickwire-native', clickwire)
+  add('clickwire-http', clickwire)
   add('clickhouse-js', packageVersion('@clickhouse/client'))
   const cli = tools.clickhouseClient
   add(
