@@ -40,6 +40,7 @@ export function httpTransportFor(options: ResolvedClientOptions, pageOrigin?: st
       acquireTimeoutMs: options.acquireTimeoutMs,
       compression: options.compression,
       tls: options.tls,
+      protocolRevision: options.protocolRevision,
       mapping,
     })
   const discovery = resolveDiscovery(options.discoverCluster)

@@ -8,6 +8,7 @@ import {
   type ProfileInfo,
   type Progress,
   ProtocolError,
+  Revision,
   type RowObject,
   rowObjects,
   UsageError,
@@ -214,7 +215,11 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
 
   private async withZones(block: NativeBlock): Promise<NativeBlock> {
     if (this.zones === undefined) {
-      const indexes = zonelessDateTimes(block)
+      // From revision 54337 on (a body asked with client_protocol_version) the types name their zones.
+      const indexes =
+        this.setup.context.revision >= Revision.withTimezoneParameterInDateTime
+          ? []
+          : zonelessDateTimes(block)
       const described = indexes.length > 0 && this.setup.describe ? await this.setup.describe() : undefined
       this.zones = described
         ? zoneTypes(

@@ -5,6 +5,7 @@ import {
   type RequestCompression,
   type ResponseCompression,
   resolveCompression,
+  resolveProtocolRevision,
   type Settings,
   type TlsOptions,
   UsageError,
@@ -119,6 +120,12 @@ export interface HttpTransportOptions {
   readonly tls?: TlsOptions | undefined
   /** Bytes of a response allowed to wait unread before the socket is paused (Node only; default 8 MiB). */
   readonly highWaterMark?: number | undefined
+  /**
+   * The highest native protocol revision `FORMAT Native` answers may be asked in
+   * (`client_protocol_version`; default clickwire's own). Servers from 26.8 are asked at it
+   * for their size-stream String layout; 54488 or less keeps revision 0, as for older servers.
+   */
+  readonly protocolRevision?: number | undefined
 }
 
 /** Options with defaults applied and credentials separated from the URL. */
@@ -149,6 +156,7 @@ export interface ResolvedOptions {
   readonly mapping: Partial<ValueMapping> | undefined
   readonly parameters: 'auto' | 'server' | 'client'
   readonly highWaterMark: number
+  readonly protocolRevision: number
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
@@ -236,5 +244,6 @@ export function resolveOptions(options: HttpTransportOptions): ResolvedOptions {
     mapping: options.mapping,
     parameters,
     highWaterMark: nonNegative('highWaterMark', options.highWaterMark, 8 << 20),
+    protocolRevision: resolveProtocolRevision(options.protocolRevision),
   }
 }

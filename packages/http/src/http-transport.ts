@@ -7,6 +7,7 @@ import {
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
+  loadCodecs,
   newQueryId,
   type Progress,
   type QueryOptions,
@@ -37,6 +38,7 @@ import { finalProgress, progressFromHeaders } from './progress-headers.js'
 import { RawResult } from './raw-result.js'
 import { RequestSender } from './request-lifetime.js'
 import { ResultMetadata } from './result-metadata.js'
+import { nativeRevision } from './server-features.js'
 import { ServerProbe } from './server-probe.js'
 
 /** Options of {@link HttpTransport.queryRaw}. */
@@ -89,7 +91,7 @@ export class HttpTransport implements Transport {
     this.#mapping = resolveValueMapping(this.#options.mapping)
     this.#backend = backend(this.#options, options)
     this.#sender = new RequestSender(this.#options, this.#backend)
-    this.#server = new ServerProbe(this.#sender, this.#options.headerPrefix)
+    this.#server = new ServerProbe(this.#sender, this.#options.headerPrefix, this.#options.protocolRevision)
     this.#codecs = frameCodecLoader(this.#options.codecs, platform.loadCodecs)
     this.#frames = new FramesProbe(this.#options, this.#sender, this.#codecs)
     this.#metadata = new ResultMetadata((sql, statement, settings, signal) =>
@@ -369,7 +371,7 @@ export class HttpTransport implements Transport {
     options: HttpQueryOptions,
     deadline: CallDeadline,
   ): Promise<NativeResult> {
-    const { exchange, server, statement, framing, progress } = await this.#sendQuery(
+    const { exchange, server, statement, framing, progress, revision } = await this.#sendQuery(
       sql,
       queryId,
       options,
@@ -389,7 +391,7 @@ export class HttpTransport implements Transport {
     return new NativeResult({
       queryId: response.headers.get(`${prefix}Query-Id`) ?? queryId,
       body: framing ? unframe(response.body, framing) : response.body,
-      context: { revision: 0, timezone, mapping: this.#mapping },
+      context: { revision, timezone, mapping: this.#mapping },
       exceptionTag: response.headers.get(`${prefix}Exception-Tag`),
       progress,
       stop: exchange.stop,
@@ -424,12 +426,17 @@ export class HttpTransport implements Transport {
       : undefined
     const statement = sent?.statement ?? bound
     const framing = await this.#frames.framing(deadline)
+    // Native answers of 26.8 on are asked at the negotiated revision, for their String layout.
+    const revision = defaultFormat === 'Native' ? nativeRevision(server) : 0
+    if (revision > 0) await deadline.wait(loadCodecs())
+    const extraFields: ReadonlyArray<readonly [string, string]> =
+      revision > 0 ? [...statement.fields, ['client_protocol_version', String(revision)]] : statement.fields
     const exchange = await this.#sender.send(
       {
         queryId,
         settings: options.settings,
         defaultFormat,
-        extraFields: statement.fields,
+        extraFields,
         framedResponse: framing !== undefined,
         httpCompression: this.#httpCompression(),
         headers: callHeaders(options),
@@ -446,7 +453,7 @@ export class HttpTransport implements Transport {
     const found = progressFromHeaders(exchange.response.headers, this.#options.headerPrefix)
     const progress = finalProgress(found)
     if (found.progress || found.summary) options.onProgress?.(progress, progress)
-    return { exchange, server, statement, framing, progress }
+    return { exchange, server, statement, framing, progress, revision }
   }
 
   /** The TabSeparated answer of a DESCRIBE for result-metadata.ts, stopped by `signal`. */

@@ -1,4 +1,4 @@
-import { clientRevision, versionAtLeast } from '@clickwire/protocol'
+import { Revision, versionAtLeast } from '@clickwire/protocol'
 
 /**
  * What the HTTP path knows about a server, learned once per transport (see server-probe.ts).
@@ -16,6 +16,7 @@ export interface ServerFeatures {
   /**
    * The native protocol revision clickwire speaks with this server: the smaller of its own
    * and the server's, as the native handshake negotiates it; 0 when the server hides it.
+   * `FORMAT Native` answers are asked at it from 54492 on (see {@link nativeRevision}).
    */
   readonly revision: number
   readonly timezone: string
@@ -48,11 +49,35 @@ function serverName(versionFull: string, version: string): string {
     : 'ClickHouse'
 }
 
-export function featuresOf(probed: ProbedServer): ServerFeatures {
+/**
+ * The revision a native handshake would settle on. SQL shows no TCP protocol version, only
+ * the build's VERSION_REVISION (54515 on 26.9), which is at least it; the size-stream
+ * String layout of 54492 came with 26.8, so older servers are taken at 54488 at most
+ * (26.7's, and more than any older line speaks).
+ */
+function negotiatedOverHttp(probed: ProbedServer, protocolRevision: number): number {
+  if (probed.serverRevision <= 0) return 0
+  const known = versionAtLeast(probed.version, 26, 8)
+    ? probed.serverRevision
+    : Math.min(probed.serverRevision, Revision.withInterserverCurrentRoles)
+  return Math.min(protocolRevision, known)
+}
+
+/**
+ * The revision to ask `FORMAT Native` answers in (`client_protocol_version`), 0 for none:
+ * the negotiated one where it brings the size-stream String layout (26.8 on), which reads
+ * faster (see the bench's "54492 vs 54488" table). Older servers keep revision 0, the
+ * layout every server writes the same.
+ */
+export function nativeRevision(features: ServerFeatures): number {
+  return features.revision >= Revision.withStringWithSizeStreamSerialization ? features.revision : 0
+}
+
+export function featuresOf(probed: ProbedServer, protocolRevision: number): ServerFeatures {
   return {
     name: serverName(probed.versionFull, probed.version),
     version: shortVersion(probed.version),
-    revision: probed.serverRevision > 0 ? Math.min(clientRevision, probed.serverRevision) : 0,
+    revision: negotiatedOverHttp(probed, protocolRevision),
     timezone: probed.timezone,
     displayName: probed.displayName,
     queryParameters: versionAtLeast(probed.version, 20, 1),

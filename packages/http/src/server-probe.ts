@@ -34,6 +34,8 @@ export class ServerProbe {
   constructor(
     private readonly sender: RequestSender,
     private readonly headerPrefix: string,
+    /** The `protocolRevision` option: the highest revision clickwire speaks. */
+    private readonly protocolRevision: number,
   ) {
     this.#probe = new SharedProbe((signal) => this.#detect(signal))
   }
@@ -81,6 +83,6 @@ export class ServerProbe {
       versionFull: versionFull ?? '',
       displayName: exchange.response.headers.get(`${this.headerPrefix}Server-Display-Name`) ?? '',
     }
-    return featuresOf(probed)
+    return featuresOf(probed, this.protocolRevision)
   }
 }

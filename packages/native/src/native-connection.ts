@@ -129,9 +129,9 @@ export class NativeConnection implements Poolable {
         encodeAddendum(addendum, { quotaKey: options.quotaKey }, revision)
         await channel.write(addendum.copy())
       }
-      // String columns in the size-stream layout decode with the on-demand codecs: have them
-      // before the first block, so no block is decoded twice waiting for them.
-      if (revision >= Revision.withStringWithSizeStreamSerialization) await deadline.wait(loadCodecs())
+      // Sparse columns (54465 on) and String columns in the size-stream layout (54492) decode
+      // with the on-demand codecs: have them before the first block, so none is decoded twice.
+      if (revision >= Revision.withSparseSerialization) await deadline.wait(loadCodecs())
       const server: ConnectedServer = {
         host,
         name: hello.name,

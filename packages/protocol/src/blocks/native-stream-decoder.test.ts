@@ -194,3 +194,33 @@ describe('NativeStreamDecoder memory reuse', () => {
     }
   })
 })
+
+describe('NativeStreamDecoder at a client_protocol_version', () => {
+  // ClickHouse 26.9.2.1's answer to `SELECT arrayJoin(['ab','c','']) AS s FORMAT Native` over
+  // HTTP with client_protocol_version=54492: BlockInfo, a custom-serialization byte after the
+  // type, and the String in the size-stream layout (offsets 2, 3, 3, then "abc").
+  const body =
+    '010002ffffffff03000001030173' +
+    '06537472696e67' +
+    '00' +
+    '0200000000000000' +
+    '0300000000000000' +
+    '0300000000000000' +
+    '616263'
+  const bytes = Uint8Array.from(body.match(/../g)!.map((pair) => Number.parseInt(pair, 16)))
+
+  it('reads BlockInfo and the size-stream layout, whatever the split point', async () => {
+    const { loadCodecs } = await import('../columns/rare-codec-loader.js')
+    await loadCodecs()
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const decoder = new NativeStreamDecoder({ ...context(), revision: 54492 })
+      const blocks: NativeBlock[] = []
+      decoder.push(bytes.slice(0, cut))
+      for (let block = decoder.next(); block; block = decoder.next()) blocks.push(block)
+      decoder.push(bytes.slice(cut))
+      for (let block = decoder.next(true); block; block = decoder.next(true)) blocks.push(block)
+      decoder.finish()
+      expect(flatten(blocks), `cut at ${cut}`).toEqual([{ s: 'ab' }, { s: 'c' }, { s: '' }])
+    }
+  })
+})

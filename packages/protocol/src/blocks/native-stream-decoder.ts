@@ -3,6 +3,7 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import { BufferPool } from '../io/buffer-pool.js'
 import { ByteReader } from '../io/byte-reader.js'
 import { InputArena } from '../io/input-arena.js'
+import { Revision } from '../packets/protocol-revision.js'
 import type { NativeBlock } from './native-block.js'
 import { NativeBlockReader, readBlockInfo } from './native-block-reader.js'
 
@@ -16,8 +17,9 @@ const bufferSize = 4 << 20
 const firstBufferSize = 64 << 10
 
 /**
- * Decodes a stream of Native blocks (the body of `FORMAT Native`, revision 0: no BlockInfo)
- * from chunks of any size.
+ * Decodes a stream of Native blocks (the body of `FORMAT Native`) from chunks of any size,
+ * at the context's revision: 0 by default over HTTP (no BlockInfo), the one asked with
+ * `client_protocol_version` otherwise (BlockInfo, a custom-serialization byte per column).
  *
  * The bytes live in an {@link InputArena}, the receive memory the native transport decodes
  * from too: chunks are gathered in large buffers (a large chunk that arrives when nothing
@@ -51,11 +53,14 @@ export class NativeStreamDecoder {
   /** Index of the newest block started (they only grow). */
   private blockIndex = 0
 
+  private readonly withCustomSerialization: boolean
+
   constructor(
     context: CodecContext,
-    private readonly withBlockInfo = false,
+    private readonly withBlockInfo = context.revision >= Revision.withBlockInfo,
   ) {
     this.blocks = new NativeBlockReader(context, withBlockInfo)
+    this.withCustomSerialization = context.revision >= Revision.withCustomSerialization
     // Pushed chunks are copied into the arena's buffers or handed over whole: bytes nobody else reads.
     this.reader.ownsInput = true
   }
@@ -154,6 +159,8 @@ export class NativeStreamDecoder {
     const rows = header.varUInt()
     header.skip(header.varUInt())
     header.skip(header.varUInt())
+    // A column without custom kinds (the norm) has its data right after this byte.
+    if (this.withCustomSerialization) header.skip(1)
     if (header.short) return
     this.placed = true
     if (rows > 0) arena.alignAt(header.offset, 8)

@@ -6,11 +6,9 @@ import { defaultValueMapping, type ValueMapping } from '../types/value-mapping.j
 import type { CodecContext, CodecFamily, ColumnCodec } from './column-codec.js'
 import { fixedRowWidth } from './column-layout.js'
 import { compositeCodecs } from './composite-codecs.js'
-import { codecsPending, isRareFamily, loadCodecs, rareCodecsLoaded } from './rare-codec-loader.js'
-import { replicatedCodecOf } from './replicated-column.js'
+import { codecsPending, isRareFamily, loadCodecs, rareCodecs, rareCodecsLoaded } from './rare-codec-loader.js'
 import { scalarCodecs } from './scalar-codecs.js'
 import { infoParts, SerializationKind, type SerializationKinds } from './serialization-kinds.js'
-import { sparseCodecOf } from './sparse-column.js'
 
 /** Every family clickwire has a codec for, by canonical name, in the order the docs list them. */
 export const codecFamilies: readonly CodecFamily[] = [...scalarCodecs, ...compositeCodecs]
@@ -42,6 +40,8 @@ function assignKinds(
 /** Wraps a type's dense codec in the layouts its kind stack names, innermost first. */
 function withStack(dense: ColumnCodec, kinds: SerializationKinds): ColumnCodec {
   let codec = dense
+  if (kinds.stack.length <= 1) return codec
+  const { sparseCodecOf, replicatedCodecOf } = rareCodecs(`sparse or replicated ${dense.type.name}`)
   for (let i = 1; i < kinds.stack.length; i++) {
     const kind = kinds.stack[i]
     if (kind === SerializationKind.sparse) codec = sparseCodecOf(codec)

@@ -27,21 +27,27 @@ export function readOffsets(reader: ByteReader, rows: number, what: string): Int
     return undefined
   }
   const bounds = new Int32Array(rows + 1)
-  const view = reader.view
-  let at = reader.offset
+  const at = reader.offset
+  const bytes = reader.bytes
+  // Read as 32-bit words, several times faster than a DataView call per row; offsets that
+  // do not lie 4-byte aligned (rare: blocks start aligned) are copied to memory that does
+  // (`new Uint8Array(view)` copies; a Node Buffer's `slice` would not).
+  const words =
+    ((bytes.byteOffset + at) & 3) === 0
+      ? new Uint32Array(bytes.buffer, bytes.byteOffset + at, rows * 2)
+      : new Uint32Array(new Uint8Array(bytes.subarray(at, at + rows * 8)).buffer)
   let previous = 0
-  for (let row = 1; row <= rows; row++, at += 8) {
-    const low = view.getUint32(at, true)
-    if (view.getUint32(at + 4, true) !== 0 || low > maxValueLength || low < previous) {
-      const high = view.getUint32(at + 4, true)
+  for (let row = 0; row < rows; row++) {
+    const low = words[2 * row]!
+    const high = words[2 * row + 1]!
+    if (high !== 0 || low > maxValueLength || low < previous)
       throw new ProtocolError(
-        `${what}: offset ${high * 2 ** 32 + low} of row ${row - 1} is out of order or too large (previous ${previous})`,
+        `${what}: offset ${high * 2 ** 32 + low} of row ${row} is out of order or too large (previous ${previous})`,
       )
-    }
-    bounds[row] = low
+    bounds[row + 1] = low
     previous = low
   }
-  reader.offset = at
+  reader.offset = at + rows * 8
   return bounds
 }
 

@@ -1,9 +1,9 @@
 import { UsageError } from '../errors/usage-error.js'
 import type { CodecFactory, CodecFamily } from './column-codec.js'
 
-type Factories = Readonly<Record<string, CodecFactory>>
+type RareModule = typeof import('./rare-codecs.js')
 
-let loaded: Factories | undefined
+let loaded: RareModule | undefined
 let loading: Promise<void> | undefined
 
 /**
@@ -16,7 +16,7 @@ let loading: Promise<void> | undefined
 export function loadCodecs(): Promise<void> {
   loading ??= import('./rare-codecs.js').then(
     (module) => {
-      loaded = module.rareCodecFactories
+      loaded = module
     },
     (error: unknown) => {
       // A chunk that could not be fetched (a page offline for a moment): the next call tries again.
@@ -67,19 +67,23 @@ export function rareCodecsLoaded(): boolean {
 }
 
 /**
- * The factory `name` of rare-codecs.ts, or a {@link CodecsPendingError} (named after
- * `family`) that starts the load.
+ * rare-codecs.ts once loaded, or a {@link CodecsPendingError} (naming `what`) that starts
+ * the load.
  */
-export function rareFactory(name: string, family = name): CodecFactory {
-  const factories = loaded
-  if (factories === undefined) {
+export function rareCodecs(what: string): RareModule {
+  if (loaded === undefined) {
     // The load's own failure (a chunk that cannot be fetched) reaches the caller that
     // awaits it; a synchronous caller that does not await it must not see it unhandled.
     const pending = loadCodecs()
     pending.catch(() => {})
-    throw new CodecsPendingError(family, pending)
+    throw new CodecsPendingError(what, pending)
   }
-  return factories[name]!
+  return loaded
+}
+
+/** The factory `name` of rare-codecs.ts (see {@link rareCodecs}). */
+export function rareFactory(name: string, family = name): CodecFactory {
+  return rareCodecs(family).rareCodecFactories[name]!
 }
 
 /** A registry entry whose factory is in rare-codecs.ts: it starts the load on first use. */

@@ -1,4 +1,6 @@
-// The codecs of the rarer type families, loaded on demand (see rare-codec-loader.ts): a page
+// The codecs of the rarer type families, and the sparse and replicated column layouts
+// (only the native protocol and HTTP bodies at a client_protocol_version carry them),
+// loaded on demand (see rare-codec-loader.ts): a page
 // or process that never meets these types never loads them. Dynamic and JSON decode their
 // values by types that arrive inside the column, so every family those may hold that is not
 // in the eager registry lives here, in the same chunk: once this module is loaded, decoding
@@ -29,3 +31,6 @@ export const rareCodecFactories: Readonly<Record<string, CodecFactory>> = {
   /** String in the size-stream layout of revision 54492 (not a family: stringCodec picks it by revision). */
   StringBlob: stringBlobCodec,
 }
+
+export { replicatedCodecOf } from './replicated-column.js'
+export { sparseCodecOf } from './sparse-column.js'

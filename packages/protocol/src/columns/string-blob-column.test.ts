@@ -95,6 +95,17 @@ describe('String at 54492: offsets, then one blob', () => {
     expect(Array.from(pairs)).toEqual([16, 20, 20, 24])
   })
 
+  it('reads offsets at any alignment, in a Node Buffer too (its slice is a view, not a copy)', () => {
+    const column = fromHex(u64(2) + u64(3) + ascii('abc'))
+    for (let shift = 0; shift < 8; shift++) {
+      const pool = Buffer.alloc(64 + shift + column.length)
+      pool.set(column, 64 + shift)
+      const reader = new ByteReader(pool.subarray(1), 63 + shift)
+      const decoded = codecFor(parseType('String'), at54492).decode(reader, 2)
+      expect(Array.from(decoded.values()), `shift ${shift}`).toEqual(['ab', 'c'])
+    }
+  })
+
   it('keeps the prefixed layout below 54492 and in HTTP bodies (revision 0)', () => {
     for (const below of [0, 54488, 54491]) {
       const bytes = encodeColumn('String', ['ab', 'c'], context({}, 'UTC', below))
