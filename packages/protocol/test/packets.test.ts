@@ -8,6 +8,7 @@ import type { NativeBlock } from '../src/blocks/native-block.js'
 import { NativeBlockReader } from '../src/blocks/native-block-reader.js'
 import { type ColumnToWrite, NativeBlockWriter } from '../src/blocks/native-block-writer.js'
 import type { CodecContext } from '../src/columns/column-codec.js'
+import { loadCodecs } from '../src/columns/rare-codec-loader.js'
 import { ClickHouseError } from '../src/errors/clickhouse-error.js'
 import { ByteReader } from '../src/io/byte-reader.js'
 import { ByteWriter } from '../src/io/byte-writer.js'
@@ -198,6 +199,9 @@ describe(`native packets against ClickHouse ${server.version}`, () => {
   let hello: ServerHelloPacket
 
   beforeAll(async () => {
+    // From 54492 (26.9) String columns take the size-stream codec, which loads on demand; this
+    // packet loop is no transport, so it loads it up front, as a transport does on first use.
+    await loadCodecs()
     wire = await Wire.open()
     const packet = await wire.hello()
     if (packet.type !== 'Hello') throw new Error(`expected Hello, got ${packet.type}`)
