@@ -7,8 +7,8 @@
 # The suites above the wire (client, kysely, codegen, testing, reliability, bench) speak
 # through those layers and run on the oldest and the newest. Set CLICKWIRE_SERVER to one or
 # more lines ("18.16", "26.7" or "modern", "26.9" or "latest", space-separated) to run every
-# suite on those only. Runs everything even when something fails, and exits non-zero if
-# anything did.
+# suite on those only, each in a lane of its own. Runs everything even when something fails,
+# and exits non-zero if anything did. Reports: .reports/integration-<value>.json per package.
 #
 # Two lanes run at the same time, each one suite after another: 18.16 in one, 26.9 and then
 # 26.7 in the other. Their servers are separate processes on free ports, and most of a
@@ -16,7 +16,8 @@
 # more than the longer one (about 14 of the 22 minutes two lines took in turn on 2 cores).
 # A third lane at once would put three vitest runs and three servers on 2 cores, and the
 # timing tests with them; 26.7's short run after 26.9 keeps the longest lane about as long
-# as 18.16's. Each line is prefixed with its server. CLICKWIRE_SERIAL=1 runs all in turn.
+# as 18.16's (26.7's three suites took 96 s alone). Each line is prefixed with its server.
+# CLICKWIRE_SERIAL=1 runs all in turn.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 status=0
