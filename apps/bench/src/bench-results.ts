@@ -65,6 +65,11 @@ export interface BenchReport {
   readonly repetitions: number
   readonly wallSeconds: number
   readonly machine: MachineInfo
+  /**
+   * The machine's 1-minute load average when the run started and ended: above the core count,
+   * other processes competed with the runs (absent in reports written before it was recorded).
+   */
+  readonly load?: { readonly start: number; readonly end: number } | undefined
   readonly server: {
     readonly version: string
     /** `legacy` (18.16) or `modern`; absent in reports written before both generations ran. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
+import { loadavg } from 'node:os'
 import { type Client, createClient } from '@clickwire/client'
 import { type ClickHouseCommand, type ServerInfo, startClickHouse } from '@clickwire/testing'
 import cliProgress from 'cli-progress'
@@ -197,6 +198,7 @@ export function chooseVariants(options: Pick<RunOptions, 'sections' | 'clients' 
  */
 export async function runBench(options: RunOptions): Promise<BenchReport> {
   const started = performance.now()
+  const loadAtStart = loadavg()[0]!
   await mkdir(options.paths.data, { recursive: true })
   if (!options.server) {
     log(
@@ -415,6 +417,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       repetitions: options.repetitions,
       wallSeconds: (performance.now() - started) / 1000,
       machine: describeThisMachine(tools),
+      load: { start: loadAtStart, end: loadavg()[0]! },
       server: {
         // `SELECT version()` has all four parts (26.7.2.1); the hello only three.
         version: server.version || info.version,

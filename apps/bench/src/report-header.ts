@@ -31,5 +31,10 @@ export function describeMachine(report: BenchReport): string[] {
     `Dataset: perftest.ontime, ${dataset.rows} rows (${dataset.source === 'existing' ? 'from an earlier load' : dataset.source}), ${load}; rows per cutoff: ${cutoffs}`,
     `Method: ${report.mode} run, ${report.repetitions} repetitions interleaved round-robin, median reported; each run is its own process; ${report.wallSeconds.toFixed(0)} s in all${report.trafficChecked ? "; every run's rows checked on the server's NetworkSendBytes / NetworkReceiveBytes" : ''}`,
     `Clients: ${peers}`,
+    ...(report.load
+      ? [
+          `Load: 1-minute load average ${report.load.start.toFixed(1)} at the start, ${report.load.end.toFixed(1)} at the end, on ${machine.cores} cores${Math.max(report.load.start, report.load.end) > machine.cores ? ': other processes competed with the runs, so only ratios within the run mean anything' : ''}`,
+        ]
+      : []),
   ]
 }
