@@ -1,4 +1,5 @@
 import { blockValues, ClickHouseError, clientRevision, rowObjects } from '@clickwire/protocol'
+import { serverRevisionOf } from '@clickwire/testing'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { createHttpTransport } from '../src/index-node.js'
 
@@ -15,7 +16,7 @@ describe('HTTP transport basics (18.16)', () => {
     // (18.16 speaks 54412; 26.7 speaks 54513, above clickwire's own).
     expect(info.version).toBe(/^\d+\.\d+\.\d+/.exec(server.version)![0])
     expect(info.timezone).toMatch(/UTC/)
-    expect(info.revision).toBe(server.generation === 'legacy' ? 54412 : clientRevision)
+    expect(info.revision).toBe(Math.min(clientRevision, serverRevisionOf(server) ?? clientRevision))
     expect(info.name).toBe('ClickHouse')
     expect(http.backendName).toBe('undici')
   })
