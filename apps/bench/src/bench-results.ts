@@ -18,6 +18,8 @@ export interface Cell {
   readonly runs: readonly Measurement[]
   readonly medianMs?: number | undefined
   readonly medianRssBytes?: number | undefined
+  /** Median bytes the server sent during the runs (where it counts them; see `serverSentBytes`). */
+  readonly medianSentBytes?: number | undefined
   /** Why there is no figure (every run failed, or the variant could not run here). */
   readonly error?: string | undefined
   /** Failed runs among `runs`, when some succeeded. */
@@ -110,6 +112,9 @@ export function cellOf(runs: readonly Measurement[], unavailable?: string): Cell
     runs,
     medianMs: median(good.map((run) => run.elapsedMs)),
     medianRssBytes: median(rss),
+    medianSentBytes: median(
+      good.map((run) => run.serverSentBytes).filter((value): value is number => value !== undefined),
+    ),
     failures: good.length < runs.length ? runs.length - good.length : undefined,
   }
 }

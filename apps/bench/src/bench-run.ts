@@ -374,6 +374,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
         // discarded itself (on 26.7 a FORMAT Null inside the query sends nothing).
         const after = await readTraffic(admin)
         const shortfall = after && transferShortfall(variant.work, point.expectedRows, before, after)
+        if (after) measurement = { ...measurement, serverSentBytes: after.sentBytes - before.sentBytes }
         if (shortfall) measurement = { ...measurement, error: shortfall }
       }
       // Its parts would otherwise be merged in the background during the next runs.

@@ -13,6 +13,12 @@ export interface Measurement {
   readonly maxRssBytes?: number | undefined
   /** Rows the process says it read, when it reports them. */
   readonly rows?: number | null | undefined
+  /**
+   * Bytes the server's sockets sent while the run lasted (`NetworkSendBytes`, set by the
+   * runner; undefined where the server does not count them). The server's own traffic
+   * besides the run is included: a few kilobytes.
+   */
+  readonly serverSentBytes?: number | undefined
   /** Set when the run failed; the other fields are then not meaningful. */
   readonly error?: string | undefined
 }

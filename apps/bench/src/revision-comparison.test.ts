@@ -88,6 +88,22 @@ describe('renderRevisionTable', () => {
     )
   })
 
+  it('adds the bytes the server sent when the runs counted them', () => {
+    const sending = (variant: VariantResult, bytes: number): VariantResult => ({
+      ...variant,
+      cells: Object.fromEntries(
+        Object.entries(variant.cells).map(([point, cell]) => [point, { ...cell, medianSentBytes: bytes }]),
+      ),
+    })
+    const [current, older] = strings.variants as [VariantResult, VariantResult]
+    const text = renderRevisionTable({
+      sections: [{ ...strings, variants: [sending(current, 343e6), sending(older, 104e6)] }],
+    })
+    expect(text).toContain(
+      '| Iteration over string rows | clickwire native columns() (10) | 343 MB vs 104 MB (0.30×) | 343 MB vs 104 MB (0.30×) |',
+    )
+  })
+
   it('is empty without @revision results', () => {
     expect(renderRevisionTable({ sections: [{ ...strings, variants: strings.variants.slice(0, 1) }] })).toBe(
       '',

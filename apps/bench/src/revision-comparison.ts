@@ -1,6 +1,7 @@
 import {
   type BenchReport,
   type Cell,
+  formatBytes,
   formatRatio,
   formatSeconds,
   type GoalCheck,
@@ -128,22 +129,33 @@ export function renderRevisionTable(report: Pick<BenchReport, 'sections'>): stri
     const ofAxis = rows.filter((row) => row.section.axis === axis)
     if (ofAxis.length === 0) continue
     const points = ofAxis[0]!.section.points
-    lines.push(
-      ...table(
+    const compare = (
+      figure: (cell: Cell | undefined) => number | undefined,
+      format: (value: number) => string,
+    ) =>
+      table(
         ['section', 'clickwire variant', ...points.map((point) => point.label)],
         ofAxis.map((row) => [
           row.section.title,
           row.current.label,
           ...points.map((point) => {
-            const current = row.current.cells[point.id]?.medianMs
-            const older = row.older.cells[point.id]?.medianMs
-            if (current === undefined || older === undefined) return 'n/a'
-            return `${formatSeconds(current)} vs ${formatSeconds(older)} (${formatRatio(row.speedup[point.id])})`
+            const current = figure(row.current.cells[point.id])
+            const older = figure(row.older.cells[point.id])
+            if (current === undefined || older === undefined || current <= 0) return 'n/a'
+            return `${format(current)} vs ${format(older)} (${formatRatio(older / current)})`
           }),
         ]),
-      ),
-      '',
-    )
+      )
+    lines.push(...compare((cell) => cell?.medianMs, formatSeconds), '')
+    const sent = (cell: Cell | undefined) => (cell?.medianMs === undefined ? undefined : cell.medianSentBytes)
+    if (ofAxis.some((row) => points.some((point) => sent(row.current.cells[point.id]) !== undefined))) {
+      lines.push(
+        'Bytes the server sent per run (`NetworkSendBytes`), the same way round: below 1, the newer layout sends more.',
+        '',
+        ...compare(sent, formatBytes),
+        '',
+      )
+    }
   }
   return lines.join('\n')
 }
