@@ -22,6 +22,33 @@ export function frameCodecLoader(
 }
 
 /**
+ * The payload of a whole body in compressed frames, or `bytes` as they are when they are not
+ * frames: the answer to a request that asked `compress=1` comes framed even when it is an
+ * error (HTTP 500 with the data so far and the exception text, all in frames).
+ */
+export async function unframeBody(
+  bytes: Uint8Array,
+  codecs: () => Promise<CompressionCodecs>,
+): Promise<Uint8Array> {
+  const [loaded, { FrameDecoder }] = await Promise.all([codecs(), loadFrames()])
+  let parts: Uint8Array[]
+  try {
+    parts = new FrameDecoder(loaded).push(bytes)
+  } catch {
+    return bytes
+  }
+  let length = 0
+  for (const part of parts) length += part.length
+  const out = new Uint8Array(length)
+  length = 0
+  for (const part of parts) {
+    out.set(part, length)
+    length += part.length
+  }
+  return out
+}
+
+/**
  * Whether responses come in ClickHouse compressed frames (`compress=1`), for the
  * `frames` response compression: asked once per transport with `SELECT 1`, because some
  * servers get it wrong (Debian's 18.16 answers an empty body) and then the answers stay

@@ -27,7 +27,7 @@ import {
 } from '@clickwire/protocol'
 import { callHeaders, reportResponseHeaders } from './call-headers.js'
 import { checkQueryFormat, queryFormatError, statementFormat } from './format-clause-loader.js'
-import { FramesProbe, frameCodecLoader, unframe } from './frames-probe.js'
+import { FramesProbe, frameCodecLoader, unframe, unframeBody } from './frames-probe.js'
 import type { BackendBody, HttpBackend } from './http-backend.js'
 import { drainExchange, readExchange } from './http-exchange.js'
 import { NativeResult } from './http-native-result.js'
@@ -90,7 +90,9 @@ export class HttpTransport implements Transport {
     registerSecret(this.#options.password)
     this.#mapping = resolveValueMapping(this.#options.mapping)
     this.#backend = backend(this.#options, options)
-    this.#sender = new RequestSender(this.#options, this.#backend)
+    this.#sender = new RequestSender(this.#options, this.#backend, (bytes) =>
+      unframeBody(bytes, this.#codecs),
+    )
     this.#server = new ServerProbe(this.#sender, this.#options.headerPrefix, this.#options.protocolRevision)
     this.#codecs = frameCodecLoader(this.#options.codecs, platform.loadCodecs)
     this.#frames = new FramesProbe(this.#options, this.#sender, this.#codecs)

@@ -133,6 +133,25 @@ describe('buildRequest', () => {
     expect(buildRequest(options, { queryId: 'p', path: 'ping', bare: true }).url).toBe('http://h:1/ping')
   })
 
+  it('asks framed answers in the frame method of the requests, else in the server default', () => {
+    const method = (compression: Parameters<typeof resolveOptions>[0]['compression'], settings = {}) =>
+      new URL(
+        buildRequest(resolveOptions({ url: 'http://h:1', compression, settings }), {
+          queryId: 'q',
+          framedResponse: true,
+        }).url,
+      ).searchParams.get('network_compression_method')
+    expect(method({ request: 'lz4', response: 'frames' })).toBe('lz4')
+    expect(method({ request: ['gzip', 'zstd'], response: 'frames' })).toBe('zstd')
+    // No method of ours: the server's own (ZSTD(3) on 26.9, LZ4 before).
+    expect(method({ response: 'frames' })).toBeNull()
+    expect(method({ request: 'gzip', response: 'frames' })).toBeNull()
+    // A setting the caller gives wins.
+    expect(method({ request: 'lz4', response: 'frames' }, { network_compression_method: 'zstd' })).toBe(
+      'zstd',
+    )
+  })
+
   it('rejects setting names that are not identifiers', () => {
     const options = resolveOptions({ url: 'http://h:1' })
     expect(() => buildRequest(options, { queryId: 'q', settings: { 'a&b': 1 } })).toThrow(

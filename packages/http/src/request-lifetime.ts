@@ -66,6 +66,17 @@ export type BodySource = BackendBody | undefined | (() => BackendBody)
  * after a stale kept-alive socket when the shared retry policy allows, mapping failures to
  * clickwire's errors, and close(): requests still running end with their call's error.
  */
+/**
+ * The most of a framed error body read (the server answers 500 only while its answer still
+ * fits its send buffer, about 1 MiB; frames cannot be read from the end).
+ */
+const maxFramedErrorBody = 16 << 20
+
+/** Whether `bytes` start with `Code: `, as a plain exception text does. */
+function startsWithCode(bytes: Uint8Array): boolean {
+  return bytes.length >= 6 && decodeUtf8(bytes.subarray(0, 6)) === 'Code: '
+}
+
 export class RequestSender {
   /** Requests sent again after a stale kept-alive socket failed them (each resend counts). */
   retries = 0
@@ -82,6 +93,8 @@ export class RequestSender {
   constructor(
     private readonly options: ResolvedOptions,
     private readonly backend: HttpBackend,
+    /** Decodes an error body that came in compressed frames (see unframeBody). */
+    private readonly unframe: (bytes: Uint8Array) => Promise<Uint8Array> = async (bytes) => bytes,
   ) {
     this.slots = new ConnectionSlots(options.maxConnections, options.acquireTimeoutMs)
   }
@@ -206,7 +219,12 @@ export class RequestSender {
 
     if (response.status !== 200) {
       try {
-        const text = decodeUtf8(await readAll(response.body, maxErrorBody)).trim()
+        let body = await readAll(response.body, parts.framedResponse ? maxFramedErrorBody : maxErrorBody)
+        // Asked with compress=1, an error comes in frames too, the data before it included.
+        if (parts.framedResponse && !startsWithCode(body)) body = await this.unframe(body)
+        let text = decodeUtf8(body).trim()
+        const at = parts.framedResponse ? text.lastIndexOf('Code: ') : -1
+        if (at > 0) text = text.slice(at)
         const code = response.headers.get(`${options.headerPrefix}Exception-Code`)
         if (/^Code: \d+/.test(text) || code) throw serverError(text, queryId, Number(code ?? 0))
         // A native port answers an HTTP request with this 400 of its own.

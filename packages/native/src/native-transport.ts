@@ -239,11 +239,14 @@ export class NativeTransport implements Transport {
 
   private settingsFor(extra: Settings | undefined, methodOnly = false) {
     // The client compresses what it sends with its own method; the server picks the method
-    // of its answers from this setting (LZ4 unless told), so ZSTD must be asked for.
+    // of its answers from this setting, whose default was LZ4 until 26.9 made it ZSTD(3):
+    // so the method is always named, LZ4 too.
     const method: Settings | undefined =
       this.options.compression === 'zstd'
         ? { network_compression_method: 'zstd', network_zstd_compression_level: this.options.zstdLevel }
-        : undefined
+        : this.options.compression === 'lz4'
+          ? { network_compression_method: 'lz4' }
+          : undefined
     const merged: Settings = methodOnly ? { ...method } : { ...method, ...this.options.settings, ...extra }
     // Every setting is marked important: a server (54429+) then refuses a name it does not
     // know (UNKNOWN_SETTING), as HTTP and 18.16 do, instead of skipping it in silence.
