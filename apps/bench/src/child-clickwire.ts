@@ -46,6 +46,14 @@ switch (work) {
     reportRows(rows)
     break
   }
+  case 'numbers-strings-blocks': {
+    let rows = 0
+    const result = await client.query(queryOf(work, point))
+    // Decoded (offsets checked, values located) but no JS string made: String's wire layout alone.
+    for await (const block of result.blocks({ reuseMemory: true })) rows += block.rowCount
+    reportRows(rows)
+    break
+  }
   case 'rows':
     reportRows((await (await client.query(queryOf(work, point))).rows()).length)
     break

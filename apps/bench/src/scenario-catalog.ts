@@ -132,7 +132,9 @@ const stringLayoutIds: ReadonlySet<string> = new Set([
   'arrow-strings/cw-native-arrow',
   'arrow-strings/cw-http-arrow',
   'chbench-strings/cw-native-lz4',
+  'chbench-strings/cw-native-lz4-blocks',
   'chbench-strings/cw-http',
+  'chbench-strings/cw-http-blocks',
 ])
 
 function withOlderStringRevision(list: readonly Variant[]): Variant[] {
@@ -333,6 +335,21 @@ export const variants: readonly Variant[] = withOlderStringRevision([
     compression: 'lz4',
   }),
   variant('chbench-strings', 'cw-http', 'clickwire HTTP Native', 'clickwire-http', 'numbers-strings'),
+  variant(
+    'chbench-strings',
+    'cw-native-lz4-blocks',
+    'clickwire native LZ4, no JS strings',
+    'clickwire-native',
+    'numbers-strings-blocks',
+    { compression: 'lz4' },
+  ),
+  variant(
+    'chbench-strings',
+    'cw-http-blocks',
+    'clickwire HTTP Native, no JS strings',
+    'clickwire-http',
+    'numbers-strings-blocks',
+  ),
   variant('chbench-strings', 'cli-lz4', 'clickhouse-client LZ4', 'clickhouse-client', 'numbers-strings', {
     compression: 'lz4',
     format: 'Null',

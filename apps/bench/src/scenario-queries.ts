@@ -10,7 +10,9 @@ import { intColumns, stringColumns } from './ontime-schema.js'
  * - `arrow`, `arrow-numpy`, `arrow-ints`, `arrow-strings` (18-24): Arrow tables;
  * - `insert`: the rows below a cutoff written into `perftest.ontime_insert`;
  * - `numbers`: ch-bench, `SELECT number FROM system.numbers_mt LIMIT N` read to the end;
- * - `numbers-strings`: the same with `toString(number)`, a String column of N short values.
+ * - `numbers-strings`: the same with `toString(number)`, a String column of N short values;
+ * - `numbers-strings-blocks`: that query with each block decoded but no JS string made of
+ *   its values (clickwire only), as ch-go's `ColStr` and clickhouse-client read them.
  */
 export type Work =
   | 'raw-tsv'
@@ -31,6 +33,7 @@ export type Work =
   | 'insert'
   | 'numbers'
   | 'numbers-strings'
+  | 'numbers-strings-blocks'
 
 export const insertTable = 'perftest.ontime_insert'
 
@@ -65,12 +68,13 @@ export function numbersStringsQuery(rows: number): string {
 
 /** Whether a work reads ch-bench's numbers (its point is a row count, not a cutoff date). */
 export function isNumbersWork(work: Work): boolean {
-  return work === 'numbers' || work === 'numbers-strings'
+  return work === 'numbers' || work === 'numbers-strings' || work === 'numbers-strings-blocks'
 }
 
 /** The SELECT a work runs at a point (a cutoff date, or a row count for the ch-bench works). */
 export function queryOf(work: Work, point: string): string {
   if (work === 'numbers') return numbersQuery(Number(point))
-  if (work === 'numbers-strings') return numbersStringsQuery(Number(point))
+  if (work === 'numbers-strings' || work === 'numbers-strings-blocks')
+    return numbersStringsQuery(Number(point))
   return ontimeQuery(work, point)
 }

@@ -85,6 +85,12 @@ describe('launchFor', () => {
     const spec = (id: string) =>
       launchFor(variants.find((each) => each.id === id)!, '1000', { server, paths, tools })
     expect(spec('chbench-strings/chgo').args).toEqual(['numbers-strings', '1000'])
+    expect(spec('chbench-strings/cw-native-lz4-blocks').args.slice(-4)).toEqual([
+      'native',
+      'numbers-strings-blocks',
+      '1000',
+      'lz4',
+    ])
     const cli = spec('chbench-strings/cli-lz4').args
     expect(cli[cli.indexOf('--query') + 1]).toBe('SELECT toString(number) FROM system.numbers_mt LIMIT 1000')
     expect(decodeURIComponent(spec('chbench-strings/curl-native').args.at(-1)!)).toMatch(
