@@ -91,9 +91,10 @@ afterAll(async () => {
   await setup?.close()
 })
 
-// The revisions each server is read at: clickwire's own, and forced to 54488 (the last with
-// prefixed Strings) where the default would speak more.
-const revisions = [undefined, 54488] as const
+// The revisions each server is read at: clickwire's own (HTTP then asks for revision 0), the
+// same named (HTTP then asks 26.9 for 54492 too), and forced to 54488, the last with prefixed
+// Strings.
+const revisions = [undefined, 54492, 54488] as const
 
 describe.each(transports)('String-holding types over %s', (transport) => {
   it.each(revisions)(

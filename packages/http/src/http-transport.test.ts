@@ -101,6 +101,32 @@ describe('HttpTransport over a scripted backend', () => {
     })
   })
 
+  it('asks 26.8 on for client_protocol_version only when protocolRevision is given', async () => {
+    // A 26.9 answer at 54492: BlockInfo, the custom-serialization byte, Strings as offsets + blob.
+    const at54492 = Uint8Array.from(
+      (
+        '010002ffffffff030000' +
+        '0102' +
+        '0173' +
+        '06537472696e67' +
+        '00' +
+        '0100000000000000' +
+        '0300000000000000' +
+        '616263'
+      )
+        .match(/../g)!
+        .map((pair) => Number.parseInt(pair, 16)),
+    )
+    const latest = () => reply(200, '26.9.2.1\tUTC\t0\t54515\tClickHouse 26.9.2.1\n')
+    const asked = scripted([latest(), reply(200, at54492)])
+    const strings = await values(await transport(asked, { protocolRevision: 54492 }).query('SELECT s'))
+    expect(Array.from(strings)).toEqual(['a', 'bc'])
+    expect(new URL(asked.requests[1]!.url).searchParams.get('client_protocol_version')).toBe('54492')
+    const plain = scripted([latest(), reply(200, uint8Body(1))])
+    await values(await transport(plain).query('SELECT 1'))
+    expect(new URL(plain.requests[1]!.url).searchParams.has('client_protocol_version')).toBe(false)
+  })
+
   it('takes the time zone, query id and progress from the response headers', async () => {
     const progress =
       '{"read_rows":"5","read_bytes":"40","total_rows_to_read":"5","written_rows":"0","written_bytes":"0"}'

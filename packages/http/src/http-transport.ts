@@ -428,8 +428,8 @@ export class HttpTransport implements Transport {
       : undefined
     const statement = sent?.statement ?? bound
     const framing = await this.#frames.framing(deadline)
-    // Native answers of 26.8 on are asked at the negotiated revision, for their String layout.
-    const revision = defaultFormat === 'Native' ? nativeRevision(server) : 0
+    // Native answers of 26.8 on are asked at the negotiated revision when the caller asks.
+    const revision = defaultFormat === 'Native' ? nativeRevision(server, this.#options.askRevision) : 0
     if (revision > 0) await deadline.wait(loadCodecs())
     const extraFields: ReadonlyArray<readonly [string, string]> =
       revision > 0 ? [...statement.fields, ['client_protocol_version', String(revision)]] : statement.fields

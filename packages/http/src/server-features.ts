@@ -65,12 +65,12 @@ function negotiatedOverHttp(probed: ProbedServer, protocolRevision: number): num
 
 /**
  * The revision to ask `FORMAT Native` answers in (`client_protocol_version`), 0 for none:
- * the negotiated one where it brings the size-stream String layout (26.8 on), which reads
- * faster (see the bench's "54492 vs 54488" table). Older servers keep revision 0, the
- * layout every server writes the same.
+ * the negotiated one when the caller asked for it (`protocolRevision`) and it brings the
+ * size-stream String layout (26.8 on). Otherwise revision 0, the layout every server writes
+ * the same and the smallest on the wire (see HttpTransportOptions.protocolRevision).
  */
-export function nativeRevision(features: ServerFeatures): number {
-  return features.revision >= Revision.withStringWithSizeStreamSerialization ? features.revision : 0
+export function nativeRevision(features: ServerFeatures, asked: boolean): number {
+  return asked && features.revision >= Revision.withStringWithSizeStreamSerialization ? features.revision : 0
 }
 
 export function featuresOf(probed: ProbedServer, protocolRevision: number): ServerFeatures {
