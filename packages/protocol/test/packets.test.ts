@@ -1,6 +1,7 @@
 // The packet codecs against a live ClickHouse, 18.16 (revision 54412), 26.7 (54488) or 26.9 (54492),
 // through a small hand-rolled packet loop over node:net. It is not a transport: it only sends what the
 // protocol requires and records what the server answers.
+
 import { connect, type Socket } from 'node:net'
 import { modernHandshakeAbort, startClickHouse } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -20,6 +21,7 @@ import type { QuerySetting } from '../src/packets/query-settings.js'
 import { negotiatedRevision, type ServerHelloPacket } from '../src/packets/server-hello-packet.js'
 import { decodeServerPacket, type ServerPacket } from '../src/packets/server-packet.js'
 import { defaultValueMapping } from '../src/types/value-mapping.js'
+import { hello267, hello269 } from './support/captured-hellos.js'
 
 const server = inject('clickhouse')
 const modern = server.generation === 'modern'
@@ -220,50 +222,13 @@ describe(`native packets against ClickHouse ${server.version}`, () => {
       passwordComplexityRules: [],
     }
     if (latest) {
-      expect(hello).toEqual({
-        ...common,
-        versionMajor: 26,
-        versionMinor: 9,
-        versionPatch: 2,
-        revision: 54492,
-        nonce: hello.nonce,
-        chunkedSend: 'notchunked',
-        chunkedReceive: 'notchunked',
-        parallelReplicasProtocolVersion: 8,
-        clusterFunctionProtocolVersion: 10,
-        queryPlanSerializationVersion: 19,
-        // chDB's own profile changes, which the server asks clients to apply; the wheel's
-        // Python entry point also sets the format of the keeper query (TabSeparated).
-        settings: [
-          { name: 'allow_introspection_functions', value: '1', important: false, custom: false },
-          { name: 'default_format', value: 'TabSeparated', important: false, custom: false },
-          { name: 'output_format', value: '', important: false, custom: false },
-          { name: 'storage_file_read_method', value: 'mmap', important: false, custom: false },
-          { name: 'implicit_select', value: '1', important: false, custom: false },
-        ],
-      })
+      // The fields of the captured 26.9 Hello; the Python entry point of the wheel also sets
+      // the format of the keeper query (TabSeparated), hence its default_format.
+      expect(hello).toEqual({ ...hello269, ...common, nonce: hello.nonce })
       expect(typeof hello.nonce).toBe('bigint')
     } else if (modern) {
-      expect(hello).toEqual({
-        ...common,
-        versionMajor: 26,
-        versionMinor: 7,
-        versionPatch: 2,
-        revision: 54488,
-        nonce: hello.nonce,
-        chunkedSend: 'notchunked',
-        chunkedReceive: 'notchunked',
-        parallelReplicasProtocolVersion: 8,
-        clusterFunctionProtocolVersion: 8,
-        queryPlanSerializationVersion: 3,
-        // chDB's own profile changes, which the server asks clients to apply.
-        settings: [
-          { name: 'allow_introspection_functions', value: '1', important: false, custom: false },
-          { name: 'storage_file_read_method', value: 'mmap', important: false, custom: false },
-          { name: 'implicit_select', value: '1', important: false, custom: false },
-          { name: 'output_format_arrow_use_native_writer', value: '0', important: false, custom: false },
-        ],
-      })
+      // chDB's own profile changes, which the server asks clients to apply (as captured).
+      expect(hello).toEqual({ ...hello267, ...common, nonce: hello.nonce })
       expect(typeof hello.nonce).toBe('bigint')
     } else {
       expect(hello).toEqual({

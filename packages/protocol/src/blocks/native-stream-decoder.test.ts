@@ -42,20 +42,25 @@ function decodeInChunks(bytes: Uint8Array, size: (index: number) => number): Nat
 
 const flatten = (blocks: NativeBlock[]) => blocks.flatMap((block) => rowObjects(block))
 
+/** The blocks of `bytes` pushed in two chunks, split at `cut`, decoded at `revision`. */
+function decodeSplitAt(bytes: Uint8Array, cut: number, revision: number): NativeBlock[] {
+  const decoder = new NativeStreamDecoder({ ...context(), revision })
+  const blocks: NativeBlock[] = []
+  decoder.push(bytes.slice(0, cut))
+  for (let block = decoder.next(); block; block = decoder.next()) blocks.push(block)
+  decoder.push(bytes.slice(cut))
+  for (let block = decoder.next(true); block; block = decoder.next(true)) blocks.push(block)
+  decoder.finish()
+  return blocks
+}
+
 describe('NativeStreamDecoder alignment', () => {
   const bytes = stream(3, 5)
   const expected = Array.from({ length: 15 }, (_, i) => ({ n: BigInt(i), s: `v${i}` }))
 
   it('decodes the same rows whatever the split point', () => {
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const decoder = new NativeStreamDecoder({ ...context(), revision: 0 })
-      const blocks: NativeBlock[] = []
-      decoder.push(bytes.slice(0, cut))
-      for (let block = decoder.next(); block; block = decoder.next()) blocks.push(block)
-      decoder.push(bytes.slice(cut))
-      for (let block = decoder.next(true); block; block = decoder.next(true)) blocks.push(block)
-      decoder.finish()
-      expect(flatten(blocks), `cut at ${cut}`).toEqual(expected)
+      expect(flatten(decodeSplitAt(bytes, cut, 0)), `cut at ${cut}`).toEqual(expected)
     }
   })
 
@@ -213,14 +218,11 @@ describe('NativeStreamDecoder at a client_protocol_version', () => {
     const { loadCodecs } = await import('../columns/rare-codec-loader.js')
     await loadCodecs()
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const decoder = new NativeStreamDecoder({ ...context(), revision: 54492 })
-      const blocks: NativeBlock[] = []
-      decoder.push(bytes.slice(0, cut))
-      for (let block = decoder.next(); block; block = decoder.next()) blocks.push(block)
-      decoder.push(bytes.slice(cut))
-      for (let block = decoder.next(true); block; block = decoder.next(true)) blocks.push(block)
-      decoder.finish()
-      expect(flatten(blocks), `cut at ${cut}`).toEqual([{ s: 'ab' }, { s: 'c' }, { s: '' }])
+      expect(flatten(decodeSplitAt(bytes, cut, 54492)), `cut at ${cut}`).toEqual([
+        { s: 'ab' },
+        { s: 'c' },
+        { s: '' },
+      ])
     }
   })
 })
