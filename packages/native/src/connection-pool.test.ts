@@ -43,6 +43,34 @@ function pool(options: Partial<ConstructorParameters<typeof ConnectionPool<FakeC
 }
 
 describe('ConnectionPool', () => {
+  it('keeps the connection opened for a waiter that left while it opened (no slot lost)', async () => {
+    // One slot: Q1 holds it, Q2 waits with a signal. Q1's connection breaks, so the pool opens
+    // a new one for Q2, which takes 60 ms; Q2 gives up after 10 ms.
+    let opening: (() => void) | undefined
+    const { pool: p, made } = pool({
+      maxConnections: 1,
+      create: async () => {
+        if (made.length > 0) await new Promise<void>((resolve) => (opening = resolve))
+        const connection = new FakeConnection()
+        made.push(connection)
+        return connection
+      },
+    })
+    const first = await p.acquire()
+    const controller = new AbortController()
+    const waiting = p.acquire(controller.signal)
+    p.discard(first)
+    controller.abort()
+    await expect(waiting).rejects.toThrow(AbortError)
+    opening!()
+    await vi.waitFor(() => expect(p.stats).toEqual({ open: 1, idle: 1, waiting: 0, created: 2 }))
+    // The slot is the next caller's at once, not a TimeoutError after acquireTimeoutMs.
+    expect(await p.acquire(undefined, 100)).toBe(made[1])
+    p.release(made[1]!)
+    await p.close()
+    expect(made[1]!.closed).toBe(true)
+  })
+
   it('reuses released connections and never opens more than the maximum', async () => {
     const { pool: p, made } = pool()
     const first = await p.acquire()

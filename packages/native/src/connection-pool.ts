@@ -32,7 +32,8 @@ export interface PoolOptions<C> {
 }
 
 interface Waiter<C> {
-  resolve(connection: C): void
+  /** Hands the waiter a connection; false when it has left already (timeout, abort), so the connection is not its. */
+  resolve(connection: C): boolean
   reject(error: unknown): void
 }
 
@@ -105,11 +106,8 @@ export class ConnectionPool<C extends Poolable> {
       return
     }
     connection.lastUsed = this.now()
-    const waiter = this.waiters.shift()
-    if (waiter) {
-      waiter.resolve(connection)
-      return
-    }
+    for (let waiter = this.waiters.shift(); waiter; waiter = this.waiters.shift())
+      if (waiter.resolve(connection)) return
     this.idle.push(connection)
     this.startSweeper()
   }
@@ -171,17 +169,27 @@ export class ConnectionPool<C extends Poolable> {
   private serveWaiter(): void {
     if (this.closed || this.waiters.length === 0 || this.count >= this.options.maxConnections) return
     const waiter = this.waiters.shift()!
-    this.create(undefined).then(waiter.resolve, waiter.reject)
+    // The waiter may leave while the connection opens: then it is the pool's, for the next
+    // waiter or as idle, instead of a slot that nobody holds and close() never closes.
+    this.create(undefined).then((connection) => {
+      if (!waiter.resolve(connection)) this.release(connection)
+    }, waiter.reject)
   }
 
   private wait(signal: AbortSignal | undefined, timeoutMs: number): Promise<C> {
     return new Promise<C>((resolve, reject) => {
+      let settled = false
       const waiter: Waiter<C> = {
         resolve: (connection) => {
+          if (settled) return false
+          settled = true
           cleanup()
           resolve(connection)
+          return true
         },
         reject: (error) => {
+          if (settled) return
+          settled = true
           cleanup()
           reject(error)
         },
