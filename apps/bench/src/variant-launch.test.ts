@@ -103,6 +103,9 @@ describe('launchFor', () => {
       launchFor(variants.find((each) => each.id === id)!, '1000', { server, paths, tools }).args
     expect(args('chbench/cli-none')).toEqual(expect.arrayContaining(['--compression', '0']))
     expect(args('chbench/cli-lz4')).toEqual(expect.arrayContaining(['--compression', '1']))
+    // 26.9 answers compressed queries in ZSTD(3) unless the method is named.
+    expect(args('chbench/cli-lz4')).toEqual(expect.arrayContaining(['--network_compression_method', 'lz4']))
+    expect(args('chbench/cli-none')).not.toContain('--network_compression_method')
   })
 
   it('runs ch-go on every ontime projection it has a variant for', () => {
