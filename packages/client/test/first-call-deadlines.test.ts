@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { type Client, createClient, sql } from '../src/index.js'
 import { silentServer } from './support/silent-server.js'
+import { timedSettle } from './support/timed-settle.js'
 
 const silent = silentServer()
 
@@ -23,27 +24,8 @@ const calls: Record<string, (client: Client, limits: Limits) => Promise<unknown>
   ping: (client, limits) => client.ping(limits),
 }
 
-/**
- * The error `run` settles with, and when. `lag` is how late a plain timer started with it
- * fired (one of `limit`): on a loaded machine the event loop runs late for every timer, and a
- * deadline can be no more punctual than a timer is. The bounds below add it to their slack,
- * so they check the client, not the machine's load.
- */
-async function settle(
-  run: () => Promise<unknown>,
-  limit = limitMs,
-): Promise<{ error: Error | undefined; elapsed: number; lag: number }> {
-  const started = Date.now()
-  const control = new Promise<number>((resolve) =>
-    setTimeout(() => resolve(Date.now() - started - limit), limit),
-  )
-  const error = await run().then(
-    () => undefined,
-    (caught: unknown) => caught as Error,
-  )
-  const elapsed = Date.now() - started
-  return { error, elapsed, lag: Math.max(0, await control) }
-}
+/** How `run` settled, and the lag of a timer of `limit` started with it (see timedSettle). */
+const settle = (run: () => Promise<unknown>, limit = limitMs) => timedSettle(run, limit)
 
 describe.each([
   ['clickhouse', ''],
