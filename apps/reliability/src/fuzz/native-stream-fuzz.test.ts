@@ -3,7 +3,7 @@
 // sent (and one built at the client's own revision, 54460), mutated, truncated and cut
 // into random network chunks. Every case must decode or fail with a clickwire error,
 // within a deadline.
-import { ConnectionError, ProtocolError } from '@clickwire/protocol'
+import { ConnectionError, loadCodecs, ProtocolError } from '@clickwire/protocol'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { installProcessGuard } from '../guards/process-guard.js'
@@ -75,6 +75,9 @@ function decode(
 }
 
 beforeAll(async () => {
+  // At clickwire's revision (54492) String columns take the size-stream codec, which loads on
+  // demand; the constructed stream is encoded synchronously, so it is loaded first.
+  await loadCodecs()
   recordings.push(
     { name: 'native-modern-constructed', compression: 'none', bytes: modernNativeStream() },
     {
