@@ -81,13 +81,10 @@ export function buildRequest(
   // carries Access-Control-Allow-Origin: the server sends it for this setting.
   if (options.simpleRequests && !search.has('add_http_cors_header')) search.set('add_http_cors_header', '1')
   if (parts.framedBody) search.set('decompress', '1')
-  if (parts.framedResponse) {
-    search.set('compress', '1')
-    // Answers come in the server's network_compression_method (ZSTD(3) from 26.9, LZ4 before):
-    // with a frame method of our own, they are asked in that one, as native asks.
-    const method = options.requestCompression.find((name) => name !== 'gzip')
-    if (method && !search.has('network_compression_method')) search.set('network_compression_method', method)
-  }
+  // Answers come in the server's network_compression_method (ZSTD(3) from 26.9, LZ4 before),
+  // which the frame reader decodes whatever it is. It is not named for the caller: HTTP
+  // cannot tell a readonly = 1 profile, which refuses any setting (164).
+  if (parts.framedResponse) search.set('compress', '1')
   if (parts.httpCompression) search.set('enable_http_compression', '1')
   for (const [key, value] of parts.extraFields ?? []) search.set(key, value)
 

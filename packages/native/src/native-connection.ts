@@ -60,6 +60,12 @@ export class NativeConnection implements Poolable {
     readonly revision: number,
     readonly options: NativeOptions,
     readonly codecs: CompressionCodecs | undefined,
+    /**
+     * The user's profile has `readonly = 1` (the Hello names the profile's settings from
+     * revision 54474): the server then refuses every setting a query changes, so the
+     * connection sends none of its own (the compression method among them).
+     */
+    readonly settingsLocked = false,
   ) {
     this.context = { revision, timezone: server.timezone, mapping: options.mapping }
     this.pump = new PacketPump(channel, revision, this.context, codecs)
@@ -141,7 +147,9 @@ export class NativeConnection implements Poolable {
         displayName: hello.displayName,
       }
       channel.ref(false)
-      return new NativeConnection(channel, server, revision, options, codecs)
+      const locked =
+        hello.settings?.some((setting) => setting.name === 'readonly' && setting.value === '1') ?? false
+      return new NativeConnection(channel, server, revision, options, codecs, locked)
     } catch (error) {
       channel.destroy()
       throw error

@@ -20,6 +20,7 @@ import {
   quoteSqlString,
   quoteTableName,
   type RequestOptions,
+  Revision,
   registerSecret,
   requestAbortError,
   requestClosedError,
@@ -237,14 +238,24 @@ export class NativeTransport implements Transport {
     this.pool.release(connection)
   }
 
-  private settingsFor(extra: Settings | undefined, methodOnly = false) {
+  private settingsFor(connection: NativeConnection, extra: Settings | undefined, methodOnly = false) {
     // The client compresses what it sends with its own method; the server picks the method
-    // of its answers from this setting, whose default was LZ4 until 26.9 made it ZSTD(3):
-    // so the method is always named, LZ4 too.
+    // of its answers from this setting, whose default was LZ4 until 26.9 (revision 54492)
+    // made it ZSTD(3): so ZSTD is always named, LZ4 from 54492 on. Never for a readonly = 1
+    // profile, which refuses any change (READONLY, 164): its answers come in the server's
+    // method, which the packet reader decodes whatever it is.
+    const named =
+      connection.settingsLocked || this.options.compression === 'none'
+        ? undefined
+        : this.options.compression === 'zstd'
+          ? 'zstd'
+          : connection.revision >= Revision.withStringWithSizeStreamSerialization
+            ? 'lz4'
+            : undefined
     const method: Settings | undefined =
-      this.options.compression === 'zstd'
+      named === 'zstd'
         ? { network_compression_method: 'zstd', network_zstd_compression_level: this.options.zstdLevel }
-        : this.options.compression === 'lz4'
+        : named === 'lz4'
           ? { network_compression_method: 'lz4' }
           : undefined
     const merged: Settings = methodOnly ? { ...method } : { ...method, ...this.options.settings, ...extra }
@@ -336,7 +347,7 @@ export class NativeTransport implements Transport {
       await connection.sendQuery({
         queryId,
         sql: prepared.sql,
-        settings: this.settingsFor(options.settings),
+        settings: this.settingsFor(connection, options.settings),
         parameters: prepared.parameters,
         traceContext: options.traceContext,
       })
@@ -376,7 +387,7 @@ export class NativeTransport implements Transport {
         await connection.sendQuery({
           queryId: randomUUID(),
           sql: `KILL QUERY WHERE query_id = ${quoteSqlString(queryId)} ASYNC`,
-          settings: this.settingsFor(undefined, true),
+          settings: this.settingsFor(connection, undefined, true),
           parameters: [],
         })
         await connection.sendData('', [], 0)
@@ -459,7 +470,7 @@ export class NativeTransport implements Transport {
         await connection.sendQuery({
           queryId,
           sql: prepared.sql,
-          settings: this.settingsFor(options.settings),
+          settings: this.settingsFor(connection, options.settings),
           parameters: prepared.parameters,
           traceContext: options.traceContext,
         })
