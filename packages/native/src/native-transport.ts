@@ -244,20 +244,19 @@ export class NativeTransport implements Transport {
     // made it ZSTD(3): so ZSTD is always named, LZ4 from 54492 on. Never for a readonly = 1
     // profile, which refuses any change (READONLY, 164): its answers come in the server's
     // method, which the packet reader decodes whatever it is.
-    const named =
-      connection.settingsLocked || this.options.compression === 'none'
-        ? undefined
-        : this.options.compression === 'zstd'
-          ? 'zstd'
-          : connection.revision >= Revision.withStringWithSizeStreamSerialization
-            ? 'lz4'
-            : undefined
-    const method: Settings | undefined =
-      named === 'zstd'
-        ? { network_compression_method: 'zstd', network_zstd_compression_level: this.options.zstdLevel }
-        : named === 'lz4'
-          ? { network_compression_method: 'lz4' }
-          : undefined
+    let method: Settings | undefined
+    if (!connection.settingsLocked) {
+      if (this.options.compression === 'zstd')
+        method = {
+          network_compression_method: 'zstd',
+          network_zstd_compression_level: this.options.zstdLevel,
+        }
+      else if (
+        this.options.compression === 'lz4' &&
+        connection.revision >= Revision.withStringWithSizeStreamSerialization
+      )
+        method = { network_compression_method: 'lz4' }
+    }
     const merged: Settings = methodOnly ? { ...method } : { ...method, ...this.options.settings, ...extra }
     // Every setting is marked important: a server (54429+) then refuses a name it does not
     // know (UNKNOWN_SETTING), as HTTP and 18.16 do, instead of skipping it in silence.
