@@ -88,6 +88,43 @@ describe.each(transports)('%s', (transport) => {
     expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
   })
 
+  // close() right after the error, as `await using` and a try/finally do: the KILL QUERY
+  // that the deadline sent is still out then, and close() must wait for it, not abort it.
+  it('a per-call timeout, then close() at once: the query is gone from the server', async () => {
+    const ch = clientFor(transport)
+    await using observer = clientFor(transport)
+    const queryId = id('call-close')
+    const seen = running(observer, queryId).then(
+      () => true,
+      () => false,
+    )
+    const error = await thrown(async () => (await ch.query(silentQuery, { queryId, timeoutMs: 1500 })).rows())
+    await ch.close()
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(await seen).toBe(true)
+    // The query would run 100 s if nothing stopped it: 5 s tells the two apart on a loaded machine.
+    expect(await goneWithin(observer, queryId, 5000)).toBeGreaterThanOrEqual(0)
+  })
+
+  it('an abort, then close() at once: the query is gone from the server', async () => {
+    const ch = clientFor(transport)
+    await using observer = clientFor(transport)
+    const queryId = id('abort-close')
+    const controller = new AbortController()
+    const seen = running(observer, queryId).then(
+      () => true,
+      () => false,
+    )
+    void seen.then(() => controller.abort())
+    const error = await thrown(async () =>
+      (await ch.query(silentQuery, { queryId, signal: controller.signal })).rows(),
+    )
+    await ch.close()
+    expect(error).toBeInstanceOf(AbortError)
+    expect(await seen).toBe(true)
+    expect(await goneWithin(observer, queryId, 5000)).toBeGreaterThanOrEqual(0)
+  })
+
   it('close() kills the query on the server', async () => {
     const ch = clientFor(transport)
     await using observer = clientFor(transport)

@@ -48,6 +48,11 @@ export interface SendHow {
    */
   readonly background?: boolean | undefined
   /**
+   * A KILL QUERY: close() waits for it, within its bound, instead of stopping it (stopped,
+   * it would leave the query it is meant to end running on the server).
+   */
+  readonly outlivesClose?: boolean | undefined
+  /**
    * Sent on a socket aside from the pool (see BackendRequest.aside): a DESCRIBE made while
    * its result still streams, when every pooled socket may be held by results left unread.
    * Not a KILL QUERY: the request it stops gives its own socket back.
@@ -88,6 +93,12 @@ export class RequestSender {
   readonly #stopping = new AbortController()
   /** Aborted once closed: best-effort KILL QUERY requests still in flight give up then. */
   readonly #killing = new AbortController()
+  /**
+   * KILL QUERY requests still in flight, including those of calls that have already failed
+   * with their timeout or abort: close() waits for them, or a client closed right after a
+   * timeout would abort the KILL and leave the query running on the server.
+   */
+  readonly #kills = new Set<Promise<void>>()
   #closed = false
 
   constructor(
@@ -148,7 +159,7 @@ export class RequestSender {
       unwatch()
       release?.()
     }
-    this.#active.add(stopOnClose)
+    if (!how.outlivesClose) this.#active.add(stopOnClose)
 
     let killed = false
     // The request failed under us (a receive timeout, a reset, a cut body) with the query
@@ -279,8 +290,15 @@ export class RequestSender {
   }
 
   /** Stops a query on the server from another request. Best effort: errors are ignored. */
-  async #kill(queryId: string): Promise<void> {
-    if (this.#closed) return
+  #kill(queryId: string): Promise<void> {
+    if (this.#closed) return Promise.resolve()
+    const killing = this.#sendKill(queryId)
+    this.#kills.add(killing)
+    void killing.finally(() => this.#kills.delete(killing))
+    return killing
+  }
+
+  async #sendKill(queryId: string): Promise<void> {
     try {
       const exchange = await this.send(
         { queryId: newQueryId(), inSession: false, defaultFormat: 'TabSeparated' },
@@ -290,6 +308,7 @@ export class RequestSender {
           repeatable: () => ({ kind: 'statement', sql: 'KILL QUERY', retryable: false }),
           kill: false,
           background: true,
+          outlivesClose: true,
         },
       )
       await readExchange(exchange, 64 * 1024, 'reading the answer to KILL QUERY')
@@ -299,13 +318,14 @@ export class RequestSender {
   }
 
   /**
-   * Ends every request still running with its call's "closed" error, giving their KILL
-   * QUERY requests up to 2 s, then closes the backend.
+   * Ends every request still running with its call's "closed" error, giving the KILL QUERY
+   * requests (theirs, and those still out for calls that already failed) up to 2 s, then
+   * closes the backend.
    */
   async close(): Promise<void> {
     if (this.#closed) return
     this.#stopping.abort()
-    const stopping = [...this.#active].map((stop) => stop())
+    const stopping = [...[...this.#active].map((stop) => stop()), ...this.#kills]
     if (stopping.length > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined
       await Promise.race([
