@@ -54,3 +54,38 @@ export class ShardInsertError extends ClickwireError {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
   }
 }
+
+/**
+ * The message of a ShardInsertError: which shard failed, why, which shards kept rows, and
+ * which may have kept some (a failed or cancelled shard whose error does not say
+ * `not-written`): a caller who trusts the message and retries must not duplicate those.
+ */
+export function shardFailureMessage(
+  shard: number | undefined,
+  shards: readonly ShardOutcome[],
+  cause: unknown,
+): string {
+  const written = shards.filter((each) => each.status === 'written')
+  const maybe = shards.filter((each) => mayHaveStored(each))
+  const reason = cause instanceof Error ? cause.message : String(cause)
+  const plural = (list: readonly ShardOutcome[]) => (list.length > 1 ? 's' : '')
+  const parts: string[] = []
+  if (written.length > 0)
+    parts.push(
+      `shard${plural(written)} ${written.map((each) => `${each.shard} (${each.rowsWritten} rows)`).join(', ')} confirmed their rows`,
+    )
+  if (maybe.length > 0)
+    parts.push(
+      `shard${plural(maybe)} ${maybe.map((each) => `${each.shard} (${each.rowsSent} rows sent)`).join(', ')} may have stored rows`,
+    )
+  const kept = parts.length > 0 ? parts.join('; ') : 'no shard stored rows'
+  return `${shard === undefined ? 'the insert input failed' : `the insert into shard ${shard} failed`}: ${reason}; ${kept} (see error.shards)`
+}
+
+/** Whether a shard that did not confirm its rows may have stored some of them anyway. */
+function mayHaveStored(outcome: ShardOutcome): boolean {
+  if (outcome.status !== 'failed' && outcome.status !== 'cancelled') return false
+  if (outcome.rowsSent === 0) return false
+  const said = (outcome.error as { insertOutcome?: unknown } | undefined)?.insertOutcome
+  return said !== 'not-written'
+}

@@ -26,7 +26,7 @@ import type { ClusterNode } from './cluster-discovery-options.js'
 import type { InsertValues, insertSource } from './insert-values.js'
 import type { QuerySummary } from './query-summary.js'
 import type { ResultSet } from './result-set.js'
-import { ShardInsertError, type ShardOutcome } from './shard-insert-error.js'
+import { ShardInsertError, type ShardOutcome, shardFailureMessage } from './shard-insert-error.js'
 import {
   distributedEngineOf,
   keyColumns,
@@ -284,21 +284,6 @@ function parameterChunks(columns: readonly ColumnInput[], rows: number): [number
   }
   chunks.push([start, rows])
   return chunks
-}
-
-/** The message of a ShardInsertError: which shard failed, why, and which shards kept rows. */
-function shardFailureMessage(
-  shard: number | undefined,
-  shards: readonly ShardOutcome[],
-  cause: unknown,
-): string {
-  const written = shards.filter((each) => each.status === 'written')
-  const reason = cause instanceof Error ? cause.message : String(cause)
-  const kept =
-    written.length === 0
-      ? 'no shard confirmed its rows'
-      : `shard${written.length > 1 ? 's' : ''} ${written.map((each) => `${each.shard} (${each.rowsWritten} rows)`).join(', ')} confirmed their rows`
-  return `${shard === undefined ? 'the insert input failed' : `the insert into shard ${shard} failed`}: ${reason}; ${kept} (see error.shards)`
 }
 
 function addProgress(a: Progress, b: Progress): Progress {
