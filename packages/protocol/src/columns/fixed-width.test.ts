@@ -107,6 +107,31 @@ describe('fixed-width numbers', () => {
     )
   })
 
+  it('parses numeric strings strictly, as the server parses a parameter', () => {
+    expect(Array.from(decodeColumn('UInt32', encodeColumn('UInt32', ['12', '+3']), 2).values())).toEqual([
+      12, 3,
+    ])
+    for (const text of [' 12', '12 ', '', '0x10', '1e3', '1_000'])
+      expect(() => encodeColumn('UInt32', [text])).toThrow(/row 0: .* is not a valid UInt32/)
+    for (const text of [' 1.5', '1.5 ', '0x10', '', '1e', '.'])
+      expect(() => encodeColumn('Float64', [text])).toThrow(/row 0: .* is not a valid Float64/)
+    expect(
+      Array.from(decodeColumn('Float64', encodeColumn('Float64', ['1.5', '-.5', '1e3', '2.']), 4).values()),
+    ).toEqual([1.5, -0.5, 1000, 2])
+  })
+
+  it('refuses a finite value that the float type would store as an infinity', () => {
+    expect(() => encodeColumn('Float64', [10n ** 400n])).toThrow(
+      /row 0: .* is not a valid Float64 \(out of range\)/,
+    )
+    expect(() => encodeColumn('Float64', ['1e400'])).toThrow(/not a valid Float64 \(out of range\)/)
+    expect(() => encodeColumn('Float32', [10n ** 39n])).toThrow(/not a valid Float32 \(out of range\)/)
+    expect(() => encodeColumn('Float32', ['-1e39'])).toThrow(/not a valid Float32 \(out of range\)/)
+    expect(
+      Array.from(decodeColumn('Float64', encodeColumn('Float64', [2n ** 60n, 'inf', '-inf']), 3).values()),
+    ).toEqual([2 ** 60, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+  })
+
   it('writes a matching typed array as raw bytes', () => {
     expect(encodeColumn('UInt16', new Uint16Array([1, 0x0203]))).toEqual(fromHex('0100 0302'))
   })

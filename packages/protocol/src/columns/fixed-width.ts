@@ -71,7 +71,7 @@ export function toSmallInteger(
   if (typeof value === 'number') number = value
   else if (typeof value === 'bigint') number = Number(value)
   else if (typeof value === 'boolean') number = value ? 1 : 0
-  else if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) number = Number(value)
+  else if (typeof value === 'string' && integerText.test(value)) number = Number(value)
   else throw valueError(typeName, row, value)
   if (!Number.isInteger(number))
     throw valueError(typeName, row, value, Number.isFinite(number) ? 'not an integer' : 'not a finite number')
@@ -93,7 +93,7 @@ export function toBigInteger(
     if (!Number.isInteger(value)) throw valueError(typeName, row, value, 'not an integer')
     big = BigInt(value)
   } else if (typeof value === 'boolean') big = value ? 1n : 0n
-  else if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) big = BigInt(value.trim())
+  else if (typeof value === 'string' && integerText.test(value)) big = BigInt(value)
   else throw valueError(typeName, row, value)
   if (big < min || big > max) throw valueError(typeName, row, value, 'out of range')
   return big
@@ -102,15 +102,31 @@ export function toBigInteger(
 /** Converts a JS value to a float: numbers, bigints, numeric strings, `inf`/`nan` spellings. */
 export function toFloat(typeName: string, row: number, value: unknown): number {
   if (typeof value === 'number') return value
-  if (typeof value === 'bigint') return Number(value)
   if (typeof value === 'boolean') return value ? 1 : 0
+  if (typeof value === 'bigint') return finiteFloat(typeName, row, value, Number(value))
   if (typeof value === 'string') {
-    const text = value.trim().toLowerCase()
+    const text = value.toLowerCase()
     if (text === 'nan' || text === '+nan' || text === '-nan') return Number.NaN
     if (text === 'inf' || text === '+inf' || text === 'infinity' || text === '+infinity')
       return Number.POSITIVE_INFINITY
     if (text === '-inf' || text === '-infinity') return Number.NEGATIVE_INFINITY
-    if (text !== '' && Number.isFinite(Number(text))) return Number(text)
+    if (floatText.test(text)) return finiteFloat(typeName, row, value, Number(text))
   }
   throw valueError(typeName, row, value)
 }
+
+/**
+ * A finite input beyond the type's largest finite value would be stored as an infinity, so
+ * it is refused (the server's parser does not make `inf` of digits). Float32's bound
+ * serves BFloat16 too: BFloat16 rounds from it.
+ */
+function finiteFloat(typeName: string, row: number, value: unknown, number: number): number {
+  const limit = typeName === 'Float64' ? Number.MAX_VALUE : 3.4028234663852886e38
+  if (!(Math.abs(number) <= limit)) throw valueError(typeName, row, value, 'out of range')
+  return number
+}
+
+/** A decimal integer, strictly: no spaces, no hex, no exponent (as in a parameter value). */
+const integerText = /^[-+]?\d+$/
+/** A decimal float, strictly: no spaces and no hex (Number() would take both). */
+const floatText = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/

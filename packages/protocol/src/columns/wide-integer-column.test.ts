@@ -36,10 +36,14 @@ describe('Int128 / UInt128 / Int256 / UInt256', () => {
   })
 
   it('accepts numbers and decimal strings; rejects out-of-range values with the row', () => {
-    expect(Array.from(decodeColumn('Int256', encodeColumn('Int256', [-5, ' 12 ']), 2).values())).toEqual([
+    expect(Array.from(decodeColumn('Int256', encodeColumn('Int256', [-5, '12', '+7']), 3).values())).toEqual([
       -5n,
       12n,
+      7n,
     ])
+    // Strict, as the server parses a parameter: no spaces, no hex, no exponent.
+    for (const text of [' 12', '12 ', '', '0x10', '1e3'])
+      expect(() => encodeColumn('Int256', [text])).toThrow(/row 0: .* is not a valid Int256/)
     expect(() => encodeColumn('UInt128', [-1n])).toThrow(/row 0: -1n is not a valid UInt128 \(out of range\)/)
     expect(() => encodeColumn('Int128', [2n ** 127n])).toThrow(/out of range/)
     expect(() => encodeColumn('Int256', [0.5])).toThrow(/not an integer/)
