@@ -6,65 +6,45 @@ const url = 'clickhouse://127.0.0.1:9000'
 const written: ShardOutcome = { shard: 1, url, rowsSent: 5, status: 'written', rowsWritten: 5 }
 const failure = new ConnectionError('the connection was reset')
 
+/** A shard that did not confirm its rows, with the error it ended with. */
+function unconfirmed(
+  shard: number,
+  rowsSent: number,
+  status: 'failed' | 'cancelled',
+  error: unknown,
+): ShardOutcome {
+  return { shard, url, rowsSent, status, rowsWritten: 0, error }
+}
+
 describe('shardFailureMessage', () => {
   it('names a cancelled shard whose stop may have kept its rows', () => {
-    const stopped = new AbortError('stopped')
-    const cancelled: ShardOutcome = {
-      shard: 3,
-      url,
-      rowsSent: 7,
-      status: 'cancelled',
-      rowsWritten: 0,
-      error: stopped,
-    }
-    const failed: ShardOutcome = {
-      shard: 2,
-      url,
-      rowsSent: 4,
-      status: 'failed',
-      rowsWritten: 0,
-      error: failure,
-    }
-    expect(shardFailureMessage(2, [failed, cancelled], failure)).toBe(
+    const shards = [
+      unconfirmed(2, 4, 'failed', failure),
+      unconfirmed(3, 7, 'cancelled', new AbortError('stopped')),
+    ]
+    expect(shardFailureMessage(2, shards, failure)).toBe(
       'the insert into shard 2 failed: the connection was reset; ' +
         'shards 2 (4 rows sent), 3 (7 rows sent) may have stored rows (see error.shards)',
     )
   })
 
   it('says no shard stored rows only when every error says not-written', () => {
-    const notWritten = Object.assign(new AbortError('stopped'), { insertOutcome: 'not-written' as const })
-    const cancelled: ShardOutcome = {
-      shard: 3,
-      url,
-      rowsSent: 7,
-      status: 'cancelled',
-      rowsWritten: 0,
-      error: notWritten,
-    }
-    const empty: ShardOutcome = {
-      shard: 4,
-      url,
-      rowsSent: 0,
-      status: 'failed',
-      rowsWritten: 0,
-      error: failure,
-    }
-    expect(shardFailureMessage(4, [cancelled, empty], failure)).toBe(
+    const notWritten = new AbortError('stopped', undefined, { insertOutcome: 'not-written' })
+    const shards = [unconfirmed(3, 7, 'cancelled', notWritten), unconfirmed(4, 0, 'failed', failure)]
+    expect(shardFailureMessage(4, shards, failure)).toBe(
       'the insert into shard 4 failed: the connection was reset; no shard stored rows (see error.shards)',
     )
   })
 
   it('names the confirmed shards and the uncertain ones apart', () => {
-    const unknown = Object.assign(new AbortError('stopped'), { insertOutcome: 'unknown' as const })
-    const cancelled: ShardOutcome = {
-      shard: 2,
-      url,
-      rowsSent: 3,
-      status: 'cancelled',
-      rowsWritten: 0,
-      error: unknown,
-    }
-    expect(shardFailureMessage(undefined, [written, cancelled], new Error('bad row'))).toBe(
+    const unknown = new AbortError('stopped', undefined, { insertOutcome: 'unknown' })
+    expect(
+      shardFailureMessage(
+        undefined,
+        [written, unconfirmed(2, 3, 'cancelled', unknown)],
+        new Error('bad row'),
+      ),
+    ).toBe(
       'the insert input failed: bad row; shard 1 (5 rows) confirmed their rows; ' +
         'shard 2 (3 rows sent) may have stored rows (see error.shards)',
     )

@@ -86,6 +86,5 @@ export function shardFailureMessage(
 function mayHaveStored(outcome: ShardOutcome): boolean {
   if (outcome.status !== 'failed' && outcome.status !== 'cancelled') return false
   if (outcome.rowsSent === 0) return false
-  const said = (outcome.error as { insertOutcome?: unknown } | undefined)?.insertOutcome
-  return said !== 'not-written'
+  return !(ClickwireError.isInstance(outcome.error) && outcome.error.insertOutcome === 'not-written')
 }

@@ -325,7 +325,10 @@ export class RequestSender {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#stopping.abort()
-    const stopping = [...[...this.#active].map((stop) => stop()), ...this.#kills]
+    // Each stop sends its KILL QUERY before its first await, into #kills: so #kills holds
+    // every KILL to wait for, those of calls that failed earlier included.
+    for (const stop of [...this.#active]) void stop()
+    const stopping = [...this.#kills]
     if (stopping.length > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined
       await Promise.race([
