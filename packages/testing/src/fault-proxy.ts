@@ -164,6 +164,20 @@ export class FaultProxy {
   }
 
   /**
+   * Resets the connection accepted `connection`-th (the id a {@link ProxyTap} gets), if it
+   * is still open; false if not. Called from a tap, the chunk it saw is not forwarded: e.g.
+   * to make one request fail (a KILL QUERY) on a kept-alive connection, whatever it reuses.
+   */
+  resetConnection(connection: number): boolean {
+    for (const pair of this.pairs) {
+      if (pair.id !== connection) continue
+      this.resetPair(pair)
+      return true
+    }
+    return false
+  }
+
+  /**
    * Stops accepting, and resets what is open (with `resetServer: false`, once the server
    * closed the sides being drained).
    */

@@ -50,6 +50,30 @@ describe('FaultProxy', () => {
     expect(proxy.open).toBe(0)
   })
 
+  it('resets one connection by id, from a tap before the chunk it saw is forwarded', async () => {
+    const proxy = await FaultProxy.start({ host: server.host, port: server.ports.http })
+    try {
+      let reset = 0
+      proxy.setTap((connection, direction, bytes) => {
+        if (
+          direction === 'toServer' &&
+          Buffer.from(bytes).includes('dropped') &&
+          proxy.resetConnection(connection)
+        )
+          reset++
+      })
+      expect(await query(proxy.port, "SELECT 'kept'")).toBe('kept\n')
+      await expect(query(proxy.port, "SELECT 'dropped'")).rejects.toThrow()
+      expect(reset).toBe(1)
+      expect(proxy.resetConnection(1)).toBe(false)
+      expect(proxy.resetConnection(99)).toBe(false)
+      expect(await query(proxy.port, "SELECT 'after'")).toBe('after\n')
+    } finally {
+      await proxy.close()
+    }
+    expect(proxy.open).toBe(0)
+  })
+
   it('cuts a pair once, however many chunks still arrive past the limit (no listener warning)', async () => {
     const proxy = await FaultProxy.start({ host: server.host, port: server.ports.http })
     const warnings: string[] = []
