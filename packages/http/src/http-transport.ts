@@ -26,6 +26,7 @@ import {
   type ValueMapping,
 } from '@clickwire/protocol'
 import { callHeaders, reportResponseHeaders } from './call-headers.js'
+import { closeCancelSettings } from './close-cancel-settings.js'
 import { checkQueryFormat, queryFormatError, statementFormat } from './format-clause-loader.js'
 import { FramesProbe, frameCodecLoader, unframe, unframeBody } from './frames-probe.js'
 import type { BackendBody, HttpBackend } from './http-backend.js'
@@ -433,10 +434,19 @@ export class HttpTransport implements Transport {
     if (revision > 0) await deadline.wait(loadCodecs())
     const extraFields: ReadonlyArray<readonly [string, string]> =
       revision > 0 ? [...statement.fields, ['client_protocol_version', String(revision)]] : statement.fields
+    // A read-only query the server cancels itself when its socket closes, should the KILL
+    // sent after a timeout or an abort not arrive.
+    const closeCancel = closeCancelSettings(
+      sql,
+      server,
+      this.#options.sessionId !== undefined,
+      this.#options.settings,
+      options.settings,
+    )
     const exchange = await this.#sender.send(
       {
         queryId,
-        settings: options.settings,
+        settings: closeCancel ? { ...closeCancel, ...options.settings } : options.settings,
         defaultFormat,
         extraFields,
         framedResponse: framing !== undefined,

@@ -1,6 +1,7 @@
 import {
   AbortError,
   CallDeadline,
+  ClickHouseError,
   ClickwireError,
   ConnectionError,
   decodeUtf8,
@@ -298,22 +299,37 @@ export class RequestSender {
     return killing
   }
 
+  /**
+   * Sends the KILL QUERY, again after a failure to reach the server (a refused or dropped
+   * connection: the one moment a query is left running on the server), every 250 ms within
+   * 10 s, until close() ends it. An answer, even an error, ends it: sent again, a KILL
+   * that arrived only kills nothing more.
+   */
   async #sendKill(queryId: string): Promise<void> {
-    try {
-      const exchange = await this.send(
-        { queryId: newQueryId(), inSession: false, defaultFormat: 'TabSeparated' },
-        `KILL QUERY WHERE query_id = ${quoteSqlString(queryId)} ASYNC`,
-        {
-          deadline: CallDeadline.background(this.#killing.signal, this.#killing.signal, 10_000),
-          repeatable: () => ({ kind: 'statement', sql: 'KILL QUERY', retryable: false }),
-          kill: false,
-          background: true,
-          outlivesClose: true,
-        },
-      )
-      await readExchange(exchange, 64 * 1024, 'reading the answer to KILL QUERY')
-    } catch {
-      // The query may be gone already, or the server unreachable: nothing more to do.
+    const signal = this.#killing.signal
+    const deadline = CallDeadline.background(signal, signal, 10_000)
+    for (;;) {
+      try {
+        const exchange = await this.send(
+          { queryId: newQueryId(), inSession: false, defaultFormat: 'TabSeparated' },
+          `KILL QUERY WHERE query_id = ${quoteSqlString(queryId)} ASYNC`,
+          {
+            deadline,
+            repeatable: () => ({ kind: 'statement', sql: 'KILL QUERY', retryable: false }),
+            kill: false,
+            background: true,
+            outlivesClose: true,
+          },
+        )
+        await readExchange(exchange, 64 * 1024, 'reading the answer to KILL QUERY')
+        return
+      } catch (error) {
+        // The query may be gone already (the server's answer), or the server unreachable
+        // for good: nothing more to do then.
+        if (ClickHouseError.isInstance(error)) return
+        if (signal.aborted || this.#closed || deadline.remaining() < 250) return
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250))
     }
   }
 

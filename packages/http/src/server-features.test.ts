@@ -28,3 +28,19 @@ describe('the revision of a server over HTTP', () => {
     expect(nativeRevision(featuresOf(probed('26.7.2.1', 54510), 54492), true)).toBe(0)
   })
 })
+
+describe('the readonly level and the cancel-on-close setting', () => {
+  it('are taken from the probe, unknown as -1 and false', () => {
+    const base = probed('26.9.2.1', 54515)
+    expect(featuresOf({ ...base, readonly: '0', cancelsOnClientClose: true }, 54492)).toMatchObject({
+      readonly: 0,
+      cancelsOnClientClose: true,
+    })
+    expect(featuresOf({ ...base, readonly: '2', cancelsOnClientClose: true }, 54492).readonly).toBe(2)
+    expect(featuresOf({ ...base, readonly: '' }, 54492)).toMatchObject({
+      readonly: -1,
+      cancelsOnClientClose: false,
+    })
+    expect(featuresOf(base, 54492)).toMatchObject({ readonly: -1, cancelsOnClientClose: false })
+  })
+})

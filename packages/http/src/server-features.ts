@@ -22,6 +22,15 @@ export interface ServerFeatures {
   readonly timezone: string
   readonly displayName: string
   readonly queryParameters: boolean
+  /**
+   * The `readonly` level requests outside a session run at (the user's profile and the
+   * transport's settings), -1 when unknown: read-only queries are sent so that the server
+   * cancels them when their connection closes only where it is known (see
+   * close-cancel-settings.ts).
+   */
+  readonly readonly: number
+  /** Whether the server has `cancel_http_readonly_queries_on_client_close` (not 18.16). */
+  readonly cancelsOnClientClose: boolean
 }
 
 /** What the server probe read, as text. */
@@ -34,6 +43,10 @@ export interface ProbedServer {
   /** `VERSION_FULL` of system.build_options (`ClickHouse 26.7.2.1`), '' when unknown. */
   readonly versionFull: string
   readonly displayName: string
+  /** The `readonly` setting's value, '' when unknown. */
+  readonly readonly?: string | undefined
+  /** Whether system.settings has `cancel_http_readonly_queries_on_client_close`. */
+  readonly cancelsOnClientClose?: boolean | undefined
 }
 
 /** `major.minor.patch` of `version()`, which has a fourth part on most servers; other text as it is. */
@@ -81,5 +94,7 @@ export function featuresOf(probed: ProbedServer, protocolRevision: number): Serv
     timezone: probed.timezone,
     displayName: probed.displayName,
     queryParameters: versionAtLeast(probed.version, 20, 1),
+    readonly: /^\d+$/.test(probed.readonly ?? '') ? Number(probed.readonly) : -1,
+    cancelsOnClientClose: probed.cancelsOnClientClose ?? false,
   }
 }

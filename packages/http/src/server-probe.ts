@@ -8,13 +8,17 @@ import { SharedProbe } from './shared-probe.js'
  * What the native Hello tells, asked in SQL: the protocol revision is in system.metrics
  * (`Revision`) on 18.16 and in system.build_options (`VERSION_REVISION`) on current
  * servers, where the metric may be 0 (checked on 18.16 and 26.7); the name is the start of
- * `VERSION_FULL`. Aggregates over no rows give 0 and '', never an error.
+ * `VERSION_FULL`. The `readonly` level and whether the server has
+ * `cancel_http_readonly_queries_on_client_close` (see close-cancel-settings.ts) come from
+ * system.settings. Aggregates over no rows give 0 and '', never an error.
  */
 const probeQuery =
   'SELECT version(), timezone(), ' +
   "(SELECT toUInt64(max(value)) FROM system.metrics WHERE metric = 'Revision'), " +
   "(SELECT toUInt64OrZero(any(value)) FROM system.build_options WHERE name = 'VERSION_REVISION'), " +
-  "(SELECT any(value) FROM system.build_options WHERE name = 'VERSION_FULL')"
+  "(SELECT any(value) FROM system.build_options WHERE name = 'VERSION_FULL'), " +
+  "(SELECT any(value) FROM system.settings WHERE name = 'readonly'), " +
+  "(SELECT count() FROM system.settings WHERE name = 'cancel_http_readonly_queries_on_client_close')"
 
 /** Without the system tables (a user refused them, a fork without them): what functions tell. */
 const plainQuery = 'SELECT version(), timezone()'
@@ -70,7 +74,7 @@ export class ServerProbe {
       },
     )
     const text = decodeUtf8(await readExchange(exchange, 64 * 1024, 'reading the answer to the server probe'))
-    const [version, timezone, metricRevision, buildRevision, versionFull] = text
+    const [version, timezone, metricRevision, buildRevision, versionFull, readonly, cancels] = text
       .replace(/\n$/, '')
       .split('\t')
     if (!version || timezone === undefined) {
@@ -81,6 +85,8 @@ export class ServerProbe {
       timezone,
       serverRevision: Math.max(Number(metricRevision) || 0, Number(buildRevision) || 0),
       versionFull: versionFull ?? '',
+      readonly: readonly ?? '',
+      cancelsOnClientClose: cancels === '1',
       displayName: exchange.response.headers.get(`${this.headerPrefix}Server-Display-Name`) ?? '',
     }
     return featuresOf(probed, this.protocolRevision)
