@@ -94,6 +94,11 @@ describe.each(transports)('%s', (transport) => {
     `failed-kill-${what}-${transport}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`
   /** 18.16 over HTTP: nothing on the query's own connection can stop it (see the top). */
   const onlyKillStops = transport === 'http' && server.generation === 'legacy'
+  /** The test's name, saying what 18.16 over HTTP does instead. */
+  const title = (what: string) =>
+    onlyKillStops
+      ? `${what} runs on where its KILL fails (18.16 over HTTP; the test kills it)`
+      : `${what} stops the query though its KILL fails`
 
   /** Starts the query, and once the server runs it, refuses every new connection. */
   async function start(
@@ -126,7 +131,7 @@ describe.each(transports)('%s', (transport) => {
     expect(setup.killsThrough).toBe(0)
   }
 
-  it('a per-call timeout stops the query though its KILL fails', async () => {
+  it(title('a per-call timeout'), async () => {
     await using setup = await proxied(transport)
     await using observer = clientFor(transport)
     const queryId = id('timeout')
@@ -135,7 +140,7 @@ describe.each(transports)('%s', (transport) => {
     await expectStopped(setup, observer, queryId)
   })
 
-  it('an abort stops the query though its KILL fails', async () => {
+  it(title('an abort'), async () => {
     await using setup = await proxied(transport)
     await using observer = clientFor(transport)
     const queryId = id('abort')
@@ -146,7 +151,7 @@ describe.each(transports)('%s', (transport) => {
     await expectStopped(setup, observer, queryId)
   })
 
-  it('a per-call timeout, then close() at once, stops the query though its KILL fails', async () => {
+  it(title('a per-call timeout, then close() at once,'), async () => {
     await using setup = await proxied(transport)
     await using observer = clientFor(transport)
     const queryId = id('timeout-close')
@@ -161,7 +166,9 @@ describe.each(transports)('%s', (transport) => {
   // sooner (checked live: still in system.processes 10 s after the KILL). There a shorter
   // query (30 rows, 15 s) shows it runs on to its end.
   const runsToEnd = transport === 'native' && server.generation === 'legacy'
-  it(`a dropped connection ${runsToEnd ? 'leaves the query to run to its end' : 'stops the query though its KILL fails'}`, async () => {
+  it(runsToEnd
+    ? 'a dropped connection leaves the query to run to its end'
+    : title('a dropped connection'), async () => {
     await using setup = await proxied(transport)
     await using observer = clientFor(transport)
     const queryId = id('dropped')
