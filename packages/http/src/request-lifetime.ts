@@ -290,13 +290,21 @@ export class RequestSender {
     })
   }
 
-  /** Stops a query on the server from another request. Best effort: errors are ignored. */
+  /**
+   * Stops a query on the server from another request. Best effort: errors are ignored.
+   * Resolves after the first attempt (a cancel() waits that long, not for the attempts
+   * after a failure); close() waits for them all, through #kills.
+   */
   #kill(queryId: string): Promise<void> {
     if (this.#closed) return Promise.resolve()
-    const killing = this.#sendKill(queryId)
+    let firstDone!: () => void
+    const first = new Promise<void>((resolve) => {
+      firstDone = resolve
+    })
+    const killing = this.#sendKill(queryId, firstDone).finally(firstDone)
     this.#kills.add(killing)
     void killing.finally(() => this.#kills.delete(killing))
-    return killing
+    return first
   }
 
   /**
@@ -305,7 +313,7 @@ export class RequestSender {
    * 10 s, until close() ends it. An answer, even an error, ends it: sent again, a KILL
    * that arrived only kills nothing more.
    */
-  async #sendKill(queryId: string): Promise<void> {
+  async #sendKill(queryId: string, attempted: () => void): Promise<void> {
     const signal = this.#killing.signal
     const deadline = CallDeadline.background(signal, signal, 10_000)
     for (;;) {
@@ -329,6 +337,7 @@ export class RequestSender {
         if (ClickHouseError.isInstance(error)) return
         if (signal.aborted || this.#closed || deadline.remaining() < 250) return
       }
+      attempted()
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
   }
