@@ -3,7 +3,7 @@
 // out: the values, or the error's class, code and message (query ids, UUIDs and table names
 // replaced by placeholders, as they differ between runs).
 import { clientRevision } from '@clickwire/protocol'
-import { modernHandshakeAbort, serverRevisionOf } from '@clickwire/testing'
+import { modernHandshakeAbort, modernKeeperQueryId, serverRevisionOf } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import { ClickHouseError, ClickwireError, type Client } from '../src/index.js'
 import { clientFor, server, type TransportName, transports, uniqueTable } from './support/transports.js'
@@ -71,6 +71,22 @@ async function running(observer: Client, queryId: string): Promise<void> {
     await sleep(20)
   }
   throw new Error(`query ${queryId} never showed up in system.processes`)
+}
+
+/**
+ * Waits until the server no longer runs `queryId`, for up to 10 s (generous on a loaded
+ * machine; the queries below run forever, the insert until its rows end): whether it did.
+ */
+async function gone(observer: Client, queryId: string): Promise<boolean> {
+  const started = Date.now()
+  while (Date.now() - started < 10_000) {
+    const rs = await observer.query(
+      `SELECT count() AS n FROM system.processes WHERE query_id = '${queryId}' AND query_id != '${modernKeeperQueryId}'`,
+    )
+    if ((await rs.rows())[0]?.n === 0n) return true
+    await sleep(50)
+  }
+  return false
 }
 
 /** Runs until stopped (rows are counted, so nothing is sent before the end). */
@@ -309,7 +325,10 @@ describe('deadlines, aborts and close()', () => {
       if (options.abort) controller.abort(new Error('no longer needed'))
       if (options.close) await client.close()
       // Awaited here: the client is disposed when this function returns.
-      return await result
+      const ended = await result
+      // The server's query stops too (it was seen running above), before the client closes.
+      expect(await gone(ch, queryId)).toBe(true)
+      return ended
     })
   }
 
@@ -371,6 +390,7 @@ describe('deadlines, aborts and close()', () => {
         if (options.abort) controller.abort(new Error('no longer needed'))
         if (options.close) await client.close()
         const ended = await result
+        expect(await gone(ch, queryId)).toBe(true)
         const stored = await (await ch.query(`SELECT count() AS n FROM ${table}`)).rows()
         // What the server then holds is compared on 26.x. 18.16 is not deterministic here: it
         // writes the rows it has when an INSERT's body is cut or the INSERT is killed
