@@ -12,7 +12,11 @@ import { proxiedClient, transports } from './support/proxied-client.js'
 const server = inject('clickhouse')
 const guard = installProcessGuard()
 afterAll(() => guard.dispose())
-const graceMs = 1000
+/**
+ * How long past its limit a call may settle, and close() may take to free the sockets:
+ * generous, for a loaded machine runs every timer and teardown late (a hang still fails).
+ */
+const graceMs = 5000
 
 /** Client-side sockets still open: the process's socket fds minus the proxy's own and its listener. */
 function clientSockets(baseline: ResourceCounts, proxySockets: number): number {

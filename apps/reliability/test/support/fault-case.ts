@@ -145,7 +145,17 @@ export function summarize(report: FaultCaseReport): string {
   return `${report.transport} ${JSON.stringify(report.fault)} -> ${what} in ${Math.round(report.elapsedMs)} ms`
 }
 
-/** Measures the bytes a clean run of `run` sends each way through a proxy (after a warm-up, in `warm` mode). */
+/**
+ * The time limits of a clean measuring run. It runs in a file's setup, where a tight
+ * deadline fails the whole file on a loaded machine; and no time limit reaches the wire
+ * (the client sends no setting made from it), so the bytes measured are the cases' own.
+ */
+const measuringTimeoutMs = 60_000
+
+/**
+ * Measures the bytes a clean run of `run` sends each way through a proxy (after a warm-up,
+ * in `warm` mode), with `clientOptions` but generous time limits (see measuringTimeoutMs).
+ */
 export async function cleanTraffic(
   server: ServerInfo,
   transport: TransportName,
@@ -153,7 +163,16 @@ export async function cleanTraffic(
   run: (client: Client) => Promise<unknown>,
   mode: 'cold' | 'warm',
 ): Promise<{ toServer: number; toClient: number }> {
-  const proxied = await proxiedClient(server, transport, {}, clientOptions)
+  const proxied = await proxiedClient(
+    server,
+    transport,
+    {},
+    {
+      ...clientOptions,
+      requestTimeoutMs: measuringTimeoutMs,
+      connectTimeoutMs: measuringTimeoutMs,
+    },
+  )
   try {
     if (mode === 'warm') {
       await (await proxied.client.query('SELECT 1')).rows()
