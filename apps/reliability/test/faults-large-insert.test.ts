@@ -100,15 +100,25 @@ for (const transport of transports) {
         stallAfter: { direction: 'toServer', bytes: 200_000 },
       })
       try {
+        let early: string | undefined
         const insert = proxied.client.insert(table, rows()).then(
           () => 'success',
-          (error: unknown) => (error as Error).name,
+          (error: unknown) => {
+            early ??= String(error)
+            return (error as Error).name
+          },
         )
-        // Wait until the client is writing into the stall (generously: a loaded machine is slow to start).
-        for (let i = 0; i < 1500 && proxied.proxy.forwarded.toServer < 200_000; i++) {
+        // Wait until the client is writing into the stall (generously: a loaded machine is
+        // slow to start), unless the insert already ended (the message then says how).
+        for (
+          const until = Date.now() + 30_000;
+          Date.now() < until && proxied.proxy.forwarded.toServer < 200_000 && early === undefined;
+        )
           await new Promise((resolve) => setTimeout(resolve, 20))
-        }
-        expect(proxied.proxy.forwarded.toServer).toBeGreaterThanOrEqual(200_000)
+        expect(
+          proxied.proxy.forwarded.toServer,
+          early ?? 'the insert is still running',
+        ).toBeGreaterThanOrEqual(200_000)
         // The insert has no deadline, so settling at all shows close() ended it; the bound is
         // only there to fail instead of hanging, generous for a loaded machine.
         const closing = Date.now()
