@@ -27,7 +27,10 @@ const offsets = [
   96_257,
   ...Array.from({ length: longMode ? 59 : 5 }, (_, i) => 40_000 + i * (longMode ? 34_000 : 400_000)),
 ]
-const tally: Record<string, { started: number; settled: number; rowsLeft: number[] }> = {}
+const tally: Record<
+  string,
+  { started: number; settled: number; rowsLeft: number[]; outcomes: Record<string, number> }
+> = {}
 
 /** The rows in chunks; `pulled.all` turns true once the client has asked past the last chunk. */
 async function* rows(pulled = { all: false }): AsyncGenerator<{ id: number; s: string }[]> {
@@ -152,7 +155,7 @@ for (const transport of transports) {
             `CREATE TABLE IF NOT EXISTS ${table} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`,
           )
           const key = `${transport} ${kind}`
-          const record = (tally[key] ??= { started: 0, settled: 0, rowsLeft: [] })
+          const record = (tally[key] ??= { started: 0, settled: 0, rowsLeft: [], outcomes: {} })
           for (const bytes of offsets) {
             await direct.command(`TRUNCATE TABLE ${table}`)
             const fault: Fault = { [kind]: { direction: 'toServer', bytes } }
@@ -191,6 +194,8 @@ for (const transport of transports) {
               )
               const error = outcome.error as ClickwireError
               const said = error.insertOutcome
+              const seen = `${error.name} ${said}`
+              record.outcomes[seen] = (record.outcomes[seen] ?? 0) + 1
               expect(said, `${where}: ${error.message}`).toBeOneOf(expectedOutcomes(error.name, pulled.all))
               expect(error.message, where).toContain(explanation[said!])
               // Nothing committed: wait until the server has let go of the broken insert.
