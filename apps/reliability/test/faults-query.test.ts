@@ -86,7 +86,8 @@ for (const transport of transports) {
             mode,
           })
           reports.push(report)
-          expect(survivalFailures(report, limits), summarize(report)).toEqual([])
+          const failures = survivalFailures(report, limits)
+          expect(failures, `${summarize(report)}: ${failures.join('; ')}`).toEqual([])
         })
       }
     })
