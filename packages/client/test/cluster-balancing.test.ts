@@ -20,6 +20,7 @@ import {
 } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Client, type ClientOptions, createClient, type LogContext, type Logger } from '../src/index.js'
+import { loadSlackMs } from './support/timed-settle.js'
 import { server, type TransportName, transports, uniqueTable } from './support/transports.js'
 
 const skipReason = clusterSkipReason(server, { replicated: false })
@@ -313,7 +314,7 @@ describe.skipIf(skipReason !== undefined)(
           expect(await check(ch)).toEqual(expected)
           const first = performance.now() - started
           expect(first).toBeGreaterThanOrEqual(connectTimeoutMs - 50)
-          expect(first).toBeLessThan(connectTimeoutMs + 1_500)
+          expect(first).toBeLessThan(connectTimeoutMs + loadSlackMs)
           const next = performance.now()
           expect(await check(ch)).toEqual(expected)
           timings[transport] = {
@@ -330,7 +331,7 @@ describe.skipIf(skipReason !== undefined)(
           )
           const first = performance.now() - started
           expect(error).toBeInstanceOf(TimeoutError)
-          expect(first).toBeLessThan(3_000 + 1_500)
+          expect(first).toBeLessThan(3_000 + loadSlackMs)
           timings[transport] = {
             ...timings[transport],
             hungHostFirstQuery: `TimeoutError after ${Math.round(first)}`,

@@ -7,6 +7,7 @@
 import { trace } from '@opentelemetry/api'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { readLog } from './support/server-logs.js'
 import { clientFor, server, transports, uniqueTable } from './support/transports.js'
 
 const modern = server.generation === 'modern'
@@ -26,25 +27,37 @@ function asUuid(traceId: string): string {
   return `${traceId.slice(0, 8)}-${traceId.slice(8, 12)}-${traceId.slice(12, 16)}-${traceId.slice(16, 20)}-${traceId.slice(20)}`
 }
 
-/** The server's spans that continue the client span `spanId` of trace `traceId`. */
-async function serverSpans(traceId: string, spanId: string): Promise<number> {
-  await using ch = clientFor('native')
-  for (let attempt = 0; ; attempt++) {
-    await ch.command('SYSTEM FLUSH LOGS')
-    const rs = await ch.query<{ n: bigint }>(
-      'SELECT count() AS n FROM system.opentelemetry_span_log WHERE trace_id = toUUID({trace:String}) AND parent_span_id = {span:UInt64}',
-      { params: { trace: asUuid(traceId), span: BigInt(`0x${spanId}`) } },
+/**
+ * Checks that the server's spans continue the client span `spanId` of trace `traceId`
+ * (read until they are there: readLog waits generously, a loaded machine writes them late),
+ * or skips the test, saying why, on a server that keeps no span log at all.
+ */
+async function expectServerSpans(traceId: string, spanId: string, skip: (note: string) => void) {
+  const spans = await readLog(
+    async (ch) => {
+      const rs = await ch.query<{ n: bigint }>(
+        'SELECT count() AS n FROM system.opentelemetry_span_log WHERE trace_id = toUUID({trace:String}) AND parent_span_id = {span:UInt64}',
+        { params: { trace: asUuid(traceId), span: BigInt(`0x${spanId}`) } },
+      )
+      return Number((await rs.rows())[0]?.n ?? 0n)
+    },
+    (n) => n > 0,
+  )
+  if (spans === 'absent') {
+    skip(
+      'the server keeps no system.opentelemetry_span_log (it never appeared within 30 s of a traced query)',
     )
-    const n = Number((await rs.rows())[0]?.n ?? 0n)
-    if (n > 0 || attempt === 20) return n
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    return
   }
+  expect(spans.value).toBeGreaterThan(0)
 }
 
 describe.each(transports)('%s', (transport) => {
   const port = transport === 'native' ? server.ports.tcp : server.ports.http
 
-  it('makes a client span per query, with the conventions’ attributes, and the server joins it', async () => {
+  it('makes a client span per query, with the conventions’ attributes, and the server joins it', async ({
+    skip,
+  }) => {
     await using ch = clientFor(transport, { tracing: { tracer } })
     const queryId = `traced-${transport}-${Date.now()}`
     const rs = await ch.query('SELECT number FROM numbers(10)', { queryId })
@@ -65,7 +78,7 @@ describe.each(transports)('%s', (transport) => {
     })
     const { traceId, spanId } = span.spanContext()
     // 18.16 has no OpenTelemetry: nothing reaches it over native, and it ignores traceparent.
-    if (modern) expect(await serverSpans(traceId, spanId)).toBeGreaterThan(0)
+    if (modern) await expectServerSpans(traceId, spanId, skip)
   })
 
   it('marks a failed query’s span as an error', async () => {
@@ -80,7 +93,7 @@ describe.each(transports)('%s', (transport) => {
     expect(span?.events.map((event) => event.name)).toEqual(['exception'])
   })
 
-  it('makes an INSERT span named by its table, with the rows written', async () => {
+  it('makes an INSERT span named by its table, with the rows written', async ({ skip }) => {
     const table = uniqueTable('traced')
     await using ch = clientFor(transport, { tracing: { tracer } })
     await ch.command(`CREATE TABLE ${table} (x UInt8) ENGINE = Memory`)
@@ -95,7 +108,7 @@ describe.each(transports)('%s', (transport) => {
         'clickhouse.written_rows': 4,
       })
       const { traceId, spanId } = spans[0]!.spanContext()
-      if (modern) expect(await serverSpans(traceId, spanId)).toBeGreaterThan(0)
+      if (modern) await expectServerSpans(traceId, spanId, skip)
     } finally {
       await ch.command(`DROP TABLE ${table}`)
     }

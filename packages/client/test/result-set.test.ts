@@ -203,11 +203,12 @@ describe.each(transports)('%s', (transport) => {
     await using ch = clientFor(transport)
     await using observer = clientFor(transport)
     const given = `given-${transport}-${Date.now()}`
-    // Runs 1.2 s: long enough to be seen in system.processes from another connection.
-    const sql = 'SELECT sleep(0.4) AS s FROM system.numbers LIMIT 3 SETTINGS max_block_size = 1'
+    // Runs 4 s: long enough to be seen in system.processes from another connection, also on
+    // a loaded machine (where each look takes a while); it is looked for while it runs.
+    const sql = 'SELECT sleep(0.4) AS s FROM system.numbers LIMIT 10 SETTINGS max_block_size = 1'
     const pending = ch.query(sql, { queryId: given })
     let seen: unknown[] = []
-    for (let attempt = 0; attempt < 50 && seen.length === 0; attempt++) {
+    for (const until = Date.now() + 4_000; Date.now() < until && seen.length === 0; ) {
       const running = await observer.query(`SELECT query FROM system.processes WHERE query_id = '${given}'`)
       seen = await running.rows()
       if (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
@@ -215,7 +216,7 @@ describe.each(transports)('%s', (transport) => {
     expect(seen).toEqual([{ query: sql }])
     const rs = await pending
     expect(rs.queryId).toBe(given)
-    expect(await rs.rows()).toEqual([{ s: 0 }, { s: 0 }, { s: 0 }])
+    expect(await rs.rows()).toEqual(Array.from({ length: 10 }, () => ({ s: 0 })))
     const generated = await ch.query('SELECT 1 AS x')
     expect(generated.queryId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     await generated.rows()

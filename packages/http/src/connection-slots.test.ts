@@ -178,7 +178,9 @@ describe('HttpTransport connection slots', () => {
     // Cancelled: its slot comes back, and its KILL QUERY needs none of its own.
     const started = performance.now()
     await c.cancel()
-    expect(performance.now() - started).toBeLessThan(1000)
+    // That its KILL QUERY went out is checked below; the bound only fails a hang, generously
+    // (a loaded machine runs everything late).
+    expect(performance.now() - started).toBeLessThan(5000)
     expect(server.sql.some((s) => s.startsWith('KILL QUERY'))).toBe(true)
     // Not even on a socket aside: the request it stops gives its own up.
     expect(server.aside).toEqual([])

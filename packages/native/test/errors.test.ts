@@ -80,7 +80,8 @@ it.skipIf(modern)(
       expect(ProtocolError.isInstance(error)).toBe(true)
       expect((error as Error).message).toBe('unknown server packet 99')
       expect(native.poolStats).toEqual({ open: 0, idle: 0, waiting: 0, created: 1 })
-      for (let i = 0; i < 50 && proxy.open > 0; i++) await sleep(20)
+      // Generous: a loaded machine closes sockets late (a quiet one at once).
+      for (const until = Date.now() + 10_000; Date.now() < until && proxy.open > 0; ) await sleep(20)
       expect(proxy.open).toBe(0)
       // The next query gets a new connection (the session mark is gone) and works.
       expect(await connectionMark(native)).toBe(262_144)

@@ -55,10 +55,23 @@ export interface FaultCaseOptions<T> {
   readonly mode?: 'cold' | 'warm'
 }
 
-/** One query the pool must answer correctly once the network is healthy again. */
+/**
+ * The time limits of a clean measuring run and of the recovery queries. It runs in a file's setup, where a tight
+ * deadline fails the whole file on a loaded machine; and no time limit reaches the wire
+ * (the client sends no setting made from it), so the bytes measured are the cases' own.
+ */
+const measuringTimeoutMs = 60_000
+
+/**
+ * One query the pool must answer correctly once the network is healthy again. Its own limit
+ * is generous: the case's short requestTimeoutMs is the fault's test, and on a loaded
+ * machine reconnecting and answering can take longer than it without anything being wrong
+ * (a pool that does not recover still fails, within this limit).
+ */
 async function recoveryQuery(client: Client, index: number): Promise<string | undefined> {
   const rs = await client.query(
     `SELECT ${index} AS i, count() AS c FROM (SELECT number FROM system.numbers LIMIT 1000)`,
+    { timeoutMs: measuringTimeoutMs },
   )
   const rows = await rs.arrays()
   const [i, c] = rows[0] ?? []
@@ -121,7 +134,8 @@ export async function runFaultCase<T>(options: FaultCaseOptions<T>): Promise<Fau
   } finally {
     await proxied.close()
   }
-  const leaks = await settledExcess(baseline, options.settleMs ?? 3000)
+  // Generous: a loaded machine closes sockets and clears timers late (a quiet one at once).
+  const leaks = await settledExcess(baseline, options.settleMs ?? 10_000)
   return {
     transport,
     fault,
@@ -145,7 +159,10 @@ export function summarize(report: FaultCaseReport): string {
   return `${report.transport} ${JSON.stringify(report.fault)} -> ${what} in ${Math.round(report.elapsedMs)} ms`
 }
 
-/** Measures the bytes a clean run of `run` sends each way through a proxy (after a warm-up, in `warm` mode). */
+/**
+ * Measures the bytes a clean run of `run` sends each way through a proxy (after a warm-up,
+ * in `warm` mode), with `clientOptions` but generous time limits (see measuringTimeoutMs).
+ */
 export async function cleanTraffic(
   server: ServerInfo,
   transport: TransportName,
@@ -153,7 +170,16 @@ export async function cleanTraffic(
   run: (client: Client) => Promise<unknown>,
   mode: 'cold' | 'warm',
 ): Promise<{ toServer: number; toClient: number }> {
-  const proxied = await proxiedClient(server, transport, {}, clientOptions)
+  const proxied = await proxiedClient(
+    server,
+    transport,
+    {},
+    {
+      ...clientOptions,
+      requestTimeoutMs: measuringTimeoutMs,
+      connectTimeoutMs: measuringTimeoutMs,
+    },
+  )
   try {
     if (mode === 'warm') {
       await (await proxied.client.query('SELECT 1')).rows()

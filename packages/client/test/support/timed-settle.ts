@@ -1,3 +1,11 @@
+/**
+ * How long past its limit a call may settle in a test: generous, for a loaded machine (other
+ * suites on the same cores) runs every timer, callback and teardown late, and no assertion
+ * may need a quiet machine. A hang still fails; lower bounds stay exact, since a limit never
+ * fires early however loaded the machine.
+ */
+export const loadSlackMs = 5_000
+
 /** How a call settled, when, and how late the event loop ran meanwhile. */
 export interface Settled {
   readonly error: Error | undefined
