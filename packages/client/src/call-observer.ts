@@ -35,10 +35,18 @@ export class CallObserver {
     readonly log: ClientLog,
     readonly tracer: CallTracer | undefined,
     readonly transport: 'native' | 'http',
-  ) {}
+    /** The `redactParams` option: parameter values are masked in a call's errors before they are logged, traced or thrown. */
+    redactParams = false,
+  ) {
+    // Loaded only with the option on: the redaction code is no part of a page's first load.
+    if (redactParams) this.#redaction = import('./parameter-redaction.js')
+  }
+
+  readonly #redaction: Promise<typeof import('./parameter-redaction.js')> | undefined
 
   /** Starts observing a call; with tracing on, its span is started first. */
   async begin(start: CallStart): Promise<ObservedCall> {
+    const redact = this.#redaction && (await this.#redaction).redactErrorParameters
     const operation = operationOf(start)
     const traced = this.tracer
       ? await this.tracer.start({
@@ -48,7 +56,7 @@ export class CallObserver {
           queryId: start.queryId,
         })
       : undefined
-    const call = new ObservedCall(this.log, start, operation, this.transport, traced)
+    const call = new ObservedCall(this.log, start, operation, this.transport, traced, redact)
     if (this.log.enabled('debug')) {
       this.log.debug(`${start.kind} started`, {
         queryId: start.queryId,
@@ -66,6 +74,11 @@ export class CallObserver {
 export class ObservedCall {
   /** The response headers (HTTP; names lower case), once they arrived. */
   responseHeaders: Readonly<Record<string, string>> = {}
+  /**
+   * The values sent with the call, set once known (a `sql` fragment's after it is compiled);
+   * masked in its errors when `redactParams` is on.
+   */
+  params: Readonly<Record<string, unknown>> | undefined
   readonly #startedAt = performance.now()
   #finished = false
 
@@ -75,6 +88,9 @@ export class ObservedCall {
     private readonly operation: string,
     private readonly transport: 'native' | 'http',
     private readonly traced: TracedCall | undefined,
+    private readonly redact?:
+      | ((error: unknown, params: Readonly<Record<string, unknown>>) => void)
+      | undefined,
   ) {}
 
   /** Options for the transport: the trace context, and a hook for the response headers. */
@@ -104,6 +120,9 @@ export class ObservedCall {
   finish(error: unknown, summary: QuerySummary | undefined): void {
     if (this.#finished) return
     this.#finished = true
+    // With `redactParams`, every parameter value's place in the error's message (and in its
+    // nested errors) becomes `{name:***}`, in place: the caller gets the same object.
+    if (this.redact && this.params) this.redact(error, this.params)
     const elapsedMs = Math.round(performance.now() - this.#startedAt)
     const base = {
       queryId: this.start.queryId,

@@ -251,7 +251,7 @@ export class ClickwireClient implements Client {
             port: first.port,
             database: options.database,
           })
-    this.#observer = new CallObserver(log, tracer, options.kind)
+    this.#observer = new CallObserver(log, tracer, options.kind, options.redactParams)
     log.info('client created', { transport: options.kind, url: describeEndpoints(options) })
   }
 
@@ -341,6 +341,7 @@ export class ClickwireClient implements Client {
     let sent: BlockStream
     try {
       const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      call.params = params
       sent = await this.#transport.query(sql, { ...options, queryId, params, startedAt, ...extra })
     } catch (error) {
       call.finish(error, undefined)
@@ -494,6 +495,7 @@ export class ClickwireClient implements Client {
     try {
       const startedAt = callStart(options)
       const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      call.params = params
       const raw = await transport.queryRaw(sql, { ...options, queryId, params, startedAt, ...extra })
       // The bytes are the caller's to read: the call is observed up to the response headers.
       call.finish(undefined, this.#summary(raw.progress, call))
@@ -537,6 +539,7 @@ export class ClickwireClient implements Client {
     try {
       const startedAt = callStart(options)
       const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      call.params = params
       const result = await this.#transport.command(sql, { ...options, queryId, params, startedAt, ...extra })
       const summary = this.#summary(result.progress, call)
       call.finish(undefined, summary)

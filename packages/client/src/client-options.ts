@@ -100,6 +100,12 @@ export interface ClientOptions extends Partial<ValueMapping> {
   readonly logLevel?: LogLevel | undefined
   /** OpenTelemetry spans for queries and inserts (see the README's Tracing). */
   readonly tracing?: TracingOption | undefined
+  /**
+   * Keep {name:Type} parameter values out of error messages, and so out of log entries and
+   * spans: each place the server's message quotes a value becomes `{name:***}` (see the
+   * README's Parameter values in errors, logs and spans). Default false.
+   */
+  readonly redactParams?: boolean | undefined
   /** Rows per block when inserting. */
   readonly insertBlockRows?: number | undefined
   /**
@@ -262,6 +268,7 @@ const optionNames = new Set([
   'logger',
   'logLevel',
   'tracing',
+  'redactParams',
   'insertBlockRows',
   'protocolRevision',
   'quotaKey',

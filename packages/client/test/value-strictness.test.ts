@@ -2,7 +2,7 @@
 // the same on both transports: numeric text is parsed strictly (no spaces, no hex, no
 // exponent for integers), and a finite value beyond a float type's range is not made an
 // infinity. The server's own rendering is the oracle for what is stored.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { UsageError } from '../src/index.js'
 import { clientFor, thrown, transports, uniqueTable } from './support/transports.js'
 
@@ -30,6 +30,82 @@ describe.each(transports)('value strictness over %s', (transport) => {
       await ch.insert(table, [{ u: '12', f: 2n ** 40n }])
       const stored = await ch.query(`SELECT toString(u) AS u, toString(f) AS f FROM ${table}`)
       expect(await stored.rows()).toEqual([{ u: '12', f: '1099511627776' }])
+    } finally {
+      await ch.command(`DROP TABLE IF EXISTS ${table}`)
+    }
+  })
+  it('refuses a JS number that Float32 or BFloat16 would make an infinity, from arrays and typed arrays, and stores nothing', async () => {
+    await using ch = clientFor(transport)
+    const table = uniqueTable('strict_float32')
+    await ch.command(`CREATE TABLE ${table} (i UInt8, f Float32) ENGINE = Memory`)
+    try {
+      for (const [columns, shown] of [
+        [
+          { i: [1, 2], f: [1.5, 1e39] },
+          /column \[1\] "f" Float32: row 1: 1e\+39 is not a valid Float32 \(out of range\)/,
+        ],
+        [
+          { i: [1, 2], f: Float64Array.of(-1e39, 1) },
+          /row 0: -1e\+39 is not a valid Float32 \(out of range\)/,
+        ],
+        [{ i: [1], f: ['1e39'] }, /row 0: "1e39" is not a valid Float32 \(out of range\)/],
+      ] as const) {
+        const error = await thrown(() => ch.insert(table, columns))
+        expect(error).toBeInstanceOf(UsageError)
+        expect((error as Error).message).toMatch(shown)
+      }
+      const rs = await ch.query(`SELECT count() AS n FROM ${table}`)
+      expect((await rs.rows())[0]?.n).toBe(0n)
+      // What rounds to a finite Float32 is stored, as the server rounds the same text.
+      await ch.insert(table, { i: [1, 2, 3], f: [3.4028235e38, -3.4028235e38, Number.NEGATIVE_INFINITY] })
+      const stored = await ch.query(
+        `SELECT toString(f) AS f, toString(toFloat32('3.4028235e38')) AS server FROM ${table} ORDER BY i`,
+      )
+      expect(await stored.rows()).toEqual([
+        { f: '3.4028235e38', server: '3.4028235e38' },
+        { f: '-3.4028235e38', server: '3.4028235e38' },
+        { f: '-inf', server: '3.4028235e38' },
+      ])
+    } finally {
+      await ch.command(`DROP TABLE IF EXISTS ${table}`)
+    }
+  })
+
+  it.runIf(inject('clickhouse').generation === 'modern')(
+    'refuses a number beyond Float32 for BFloat16 too, and stores nothing (26.x)',
+    async () => {
+      await using ch = clientFor(transport)
+      const table = uniqueTable('strict_bfloat16')
+      await ch.command(`CREATE TABLE ${table} (b BFloat16) ENGINE = Memory`)
+      try {
+        const error = await thrown(() => ch.insert(table, { b: [1, 1e39] }))
+        expect(error).toBeInstanceOf(UsageError)
+        expect((error as Error).message).toMatch(
+          /column \[0\] "b" BFloat16: row 1: 1e\+39 is not a valid BFloat16 \(out of range\)/,
+        )
+        const rs = await ch.query(`SELECT count() AS n FROM ${table}`)
+        expect((await rs.rows())[0]?.n).toBe(0n)
+        await ch.insert(table, { b: [1.5, -2] })
+        const stored = await ch.query(`SELECT toString(b) AS b FROM ${table} ORDER BY b`)
+        expect(await stored.rows()).toEqual([{ b: '-2' }, { b: '1.5' }])
+      } finally {
+        await ch.command(`DROP TABLE IF EXISTS ${table}`)
+      }
+    },
+  )
+
+  it('refuses decimal text with spaces, and stores nothing', async () => {
+    await using ch = clientFor(transport)
+    const table = uniqueTable('strict_decimal')
+    await ch.command(`CREATE TABLE ${table} (d Decimal(9, 2)) ENGINE = Memory`)
+    try {
+      const error = await thrown(() => ch.insert(table, [{ d: '1.5' }, { d: ' 1.5' }]))
+      expect(error).toBeInstanceOf(UsageError)
+      expect((error as Error).message).toMatch(
+        /column \[0\] "d" Decimal\(9, 2\): row 1: " 1.5" is not a valid Decimal\(9, 2\)/,
+      )
+      const rs = await ch.query(`SELECT count() AS n FROM ${table}`)
+      expect((await rs.rows())[0]?.n).toBe(0n)
     } finally {
       await ch.command(`DROP TABLE IF EXISTS ${table}`)
     }

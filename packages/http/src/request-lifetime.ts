@@ -239,16 +239,10 @@ export class RequestSender {
         if (at > 0) text = text.slice(at)
         const code = response.headers.get(`${options.headerPrefix}Exception-Code`)
         if (/^Code: \d+/.test(text) || code) throw serverError(text, queryId, Number(code ?? 0))
-        // A native port answers an HTTP request with this 400 of its own.
-        const hint = /is for clickhouse-client program/.test(text)
-          ? ' (this URL names the native port: use a clickhouse:// URL for it, or the HTTP port with http://)'
-          : ''
-        throw new ConnectionError(
-          `the server answered HTTP ${response.status}: ${text.slice(0, 500)}${hint}`,
-          {
-            code: `HTTP_${response.status}`,
-            address: options.base.host,
-          },
+        throw (await import('./request-refusal.js')).refusedRequestError(
+          response.status,
+          text,
+          options.base.host,
         )
       } catch (error) {
         if (ClickwireError.isInstance(error)) throw error

@@ -22,7 +22,7 @@ const types = [
     max: '2n ** 63n - 1n',
   },
   { name: 'UInt64', array: 'BigUint64Array', width: 8, kind: 'big', min: '0n', max: '2n ** 64n - 1n' },
-  { name: 'Float32', array: 'Float32Array', width: 4, kind: 'float' },
+  { name: 'Float32', array: 'Float32Array', width: 4, kind: 'float', bounded: true },
   { name: 'Float64', array: 'Float64Array', width: 8, kind: 'float' },
 ]
 
@@ -45,12 +45,14 @@ function render(t) {
     `import type { Column, ColumnStorage } from './column-layout.js'`,
   )
   const helpers = [
+    ...(t.bounded ? ['float32Overflow'] : []),
     'fixedWidthBytes',
     'writeTypedArray',
     big ? 'toBigInteger' : t.kind === 'float' ? 'toFloat' : 'toSmallInteger',
   ]
   lines.push(`import { ${helpers.sort().join(', ')} } from './fixed-width.js'`, '')
   if (t.kind !== 'float') lines.push(`const min = ${t.min}`, `const max = ${t.max}`, '')
+
   lines.push(
     `/** A decoded ${t.name} column: a ${t.array} over the received bytes (copied once when unaligned). */`,
     `export class ${t.name}Column implements Column<${mapped}> {`,
@@ -133,14 +135,20 @@ function render(t) {
     `        const value = input[row]`,
     ...(big
       ? [`        data[row] = typeof value === 'bigint' && value >= min && value <= max ? value : ${convert}`]
-      : t.kind === 'float'
-        ? [`        data[row] = typeof value === 'number' ? value : ${convert}`]
-        : [
-            `        data[row] =`,
-            `          typeof value === 'number' && value >= min && value <= max && Number.isInteger(value)`,
-            `            ? value`,
-            `            : ${convert}`,
-          ]),
+      : t.bounded
+        ? [
+            `        // From float32Overflow on a number would become an infinity: toFloat refuses it.`,
+            `        // NaN and the infinities fail the comparison too, and toFloat takes them as they are.`,
+            `        data[row] = typeof value === 'number' && Math.abs(value) < float32Overflow ? value : ${convert}`,
+          ]
+        : t.kind === 'float'
+          ? [`        data[row] = typeof value === 'number' ? value : ${convert}`]
+          : [
+              `        data[row] =`,
+              `          typeof value === 'number' && value >= min && value <= max && Number.isInteger(value)`,
+              `            ? value`,
+              `            : ${convert}`,
+            ]),
     `      }`,
     `      writeTypedArray(writer, data, rows, ${t.width})`,
     `    },`,

@@ -30,4 +30,19 @@ describe('BFloat16', () => {
       new Float32Array([Number.NEGATIVE_INFINITY, 2]),
     )
   })
+
+  it('refuses a number beyond Float32, which would be cut to an infinity; keeps NaN and the infinities', () => {
+    for (const input of [[1e39], Float64Array.of(-1e39), [10n ** 39n], ['1e39']])
+      expect(() => encodeColumn('BFloat16', input)).toThrow(
+        /^row 0: .* is not a valid BFloat16 \(out of range\)$/,
+      )
+    const kept = [3.4e38, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]
+    const column = decodeColumn('BFloat16', encodeColumn('BFloat16', kept), 4)
+    expect(Array.from(column.values() as Float32Array)).toEqual([
+      3.3895313892515355e38,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ])
+  })
 })

@@ -3,7 +3,7 @@ import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { ColumnCodec, ColumnInput } from './column-codec.js'
 import type { Column, ColumnStorage } from './column-layout.js'
-import { fixedWidthBytes, toFloat, writeTypedArray } from './fixed-width.js'
+import { fixedWidthBytes, float32Overflow, toFloat, writeTypedArray } from './fixed-width.js'
 
 /**
  * A decoded BFloat16 column: the upper 16 bits of a Float32 per row. Every BFloat16 value
@@ -63,7 +63,11 @@ export function bfloat16Codec(type: TypeNode): ColumnCodec<number> {
       const wide = new Float32Array(rows)
       for (let row = 0; row < rows; row++) {
         const value = input[row]
-        wide[row] = typeof value === 'number' ? value : toFloat('BFloat16', row, value)
+        // Beyond Float32's range a number would be cut to an infinity: toFloat refuses it.
+        wide[row] =
+          typeof value === 'number' && Math.abs(value) < float32Overflow
+            ? value
+            : toFloat('BFloat16', row, value)
       }
       const words = new Uint32Array(wide.buffer)
       const bits = new Uint16Array(rows)

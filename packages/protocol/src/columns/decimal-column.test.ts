@@ -151,6 +151,9 @@ describe('Decimal', () => {
     expect(() => encodeColumn('Decimal(9, 2)', [Number.NaN])).toThrow(/row 0: NaN is not a valid Decimal/)
     expect(() => encodeColumn('Decimal(9, 2)', ['1.2.3'])).toThrow(/expected a decimal number/)
     expect(() => encodeColumn('Decimal(9, 2)', ['.'])).toThrow(/expected a decimal number/)
+    // Strictly, as the other numeric types (and the server's parameter parser): no spaces.
+    for (const text of [' 1.5', '1.5 ', '1.5\n', '', '0x10'])
+      expect(() => encodeColumn('Decimal(9, 2)', [text])).toThrow(/row 0: .* is not a valid Decimal\(9, 2\)/)
     expect(() => encodeColumn('Decimal(9, 2)', [true])).toThrow(/expected a string, number or bigint/)
     expect(() => encodeColumn('Decimal(77, 2)', ['1'])).toThrow(/precision must be an integer from 1 to 76/)
     expect(() => encodeColumn('Decimal(9, 10)', ['1'])).toThrow(/scale must be an integer from 0 to 9/)

@@ -49,7 +49,7 @@ export function decimalNumberOfBigInt(unscaled: bigint, scale: number): number {
   return Number(decimalTextOfBigInt(unscaled, scale))
 }
 
-const decimalInput = /^\s*([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?\s*$/
+const decimalInput = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/
 
 /**
  * The unscaled integer (value * 10^scale) of a JS input for Decimal(precision, scale).

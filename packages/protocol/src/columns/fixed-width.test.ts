@@ -132,6 +132,37 @@ describe('fixed-width numbers', () => {
     ).toEqual([2 ** 60, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
   })
 
+  it('refuses a JS number that Float32 would make an infinity, from an array or a Float64Array', () => {
+    for (const input of [[1, 1e39], Float64Array.of(1, -1e39), [1, -Number.MAX_VALUE]])
+      expect(() => encodeColumn('Float32', input)).toThrow(
+        /^row 1: .* is not a valid Float32 \(out of range\)$/,
+      )
+    // Up to half a unit past the largest Float32 a number rounds to that largest value, as
+    // the server's parser rounds '3.4028235e38'; at the half unit it would be an infinity.
+    const largest = 3.4028234663852886e38
+    const written = [largest, 3.4028235e38, -3.4028235e38, 3.4028235677973362e38, '3.4028235e38']
+    expect(Array.from(decodeColumn('Float32', encodeColumn('Float32', written), 5).values())).toEqual([
+      largest,
+      largest,
+      -largest,
+      largest,
+      largest,
+    ])
+    expect(() => encodeColumn('Float32', [3.4028235677973366e38])).toThrow(/out of range/)
+    expect(() => encodeColumn('Float32', ['3.4028235677973366e38'])).toThrow(/out of range/)
+    const special = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-50]
+    expect(Array.from(decodeColumn('Float32', encodeColumn('Float32', special), 4).values())).toEqual([
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      0,
+    ])
+    // Float64 takes every JS number as it is.
+    expect(Array.from(decodeColumn('Float64', encodeColumn('Float64', [1e39, -1e300]), 2).values())).toEqual([
+      1e39, -1e300,
+    ])
+  })
+
   it('writes a matching typed array as raw bytes', () => {
     expect(encodeColumn('UInt16', new Uint16Array([1, 0x0203]))).toEqual(fromHex('0100 0302'))
   })

@@ -101,9 +101,11 @@ export function toBigInteger(
 
 /** Converts a JS value to a float: numbers, bigints, numeric strings, `inf`/`nan` spellings. */
 export function toFloat(typeName: string, row: number, value: unknown): number {
-  if (typeof value === 'number') return value
+  // NaN and the infinities as they are; a finite number is checked as a bigint is.
+  if (typeof value === 'number' && !Number.isFinite(value)) return value
   if (typeof value === 'boolean') return value ? 1 : 0
-  if (typeof value === 'bigint') return finiteFloat(typeName, row, value, Number(value))
+  if (typeof value === 'bigint' || typeof value === 'number')
+    return finiteFloat(typeName, row, value, Number(value))
   if (typeof value === 'string') {
     const text = value.toLowerCase()
     if (text === 'nan' || text === '+nan' || text === '-nan') return Number.NaN
@@ -116,13 +118,20 @@ export function toFloat(typeName: string, row: number, value: unknown): number {
 }
 
 /**
- * A finite input beyond the type's largest finite value would be stored as an infinity, so
- * it is refused (the server's parser does not make `inf` of digits). Float32's bound
- * serves BFloat16 too: BFloat16 rounds from it.
+ * The least magnitude that Float32 rounds to an infinity: its largest finite value plus half
+ * a unit in the last place (the tie goes to the even neighbour, which is the infinity). Below
+ * it a number rounds to a finite Float32, as the server's parser rounds `3.4028235e38`.
+ */
+export const float32Overflow = 3.4028235677973366e38
+
+/**
+ * A finite input that the type would store as an infinity is refused (the server's parser
+ * does not make `inf` of digits either). Float32's bound serves BFloat16 too: BFloat16 is
+ * cut from the Float32, toward zero, so a finite Float32 stays finite.
  */
 function finiteFloat(typeName: string, row: number, value: unknown, number: number): number {
-  const limit = typeName === 'Float64' ? Number.MAX_VALUE : 3.4028234663852886e38
-  if (!(Math.abs(number) <= limit)) throw valueError(typeName, row, value, 'out of range')
+  const bound = typeName === 'Float64' ? Number.POSITIVE_INFINITY : float32Overflow
+  if (!(Math.abs(number) < bound)) throw valueError(typeName, row, value, 'out of range')
   return number
 }
 

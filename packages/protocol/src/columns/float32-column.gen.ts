@@ -5,7 +5,7 @@ import type { ByteWriter } from '../io/byte-writer.js'
 import type { TypeNode } from '../types/type-node.js'
 import type { CodecContext, ColumnCodec, ColumnInput } from './column-codec.js'
 import type { Column, ColumnStorage } from './column-layout.js'
-import { fixedWidthBytes, toFloat, writeTypedArray } from './fixed-width.js'
+import { fixedWidthBytes, float32Overflow, toFloat, writeTypedArray } from './fixed-width.js'
 
 /** A decoded Float32 column: a Float32Array over the received bytes (copied once when unaligned). */
 export class Float32Column implements Column<number> {
@@ -56,7 +56,9 @@ export function float32Codec(type: TypeNode, context: CodecContext): ColumnCodec
       const data = new Float32Array(rows)
       for (let row = 0; row < rows; row++) {
         const value = input[row]
-        data[row] = typeof value === 'number' ? value : toFloat('Float32', row, value)
+        // From float32Overflow on a number would become an infinity: toFloat refuses it.
+        // NaN and the infinities fail the comparison too, and toFloat takes them as they are.
+        data[row] = typeof value === 'number' && Math.abs(value) < float32Overflow ? value : toFloat('Float32', row, value)
       }
       writeTypedArray(writer, data, rows, 4)
     },
