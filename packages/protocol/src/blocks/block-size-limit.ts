@@ -1,5 +1,3 @@
-import { ProtocolError } from '../errors/protocol-error.js'
-
 /**
  * The default limit on the decoded size of one block (the `maxBlockBytes` option): the
  * bytes its Native form takes uncompressed. Servers cut blocks at `max_block_size` rows
@@ -7,8 +5,3 @@ import { ProtocolError } from '../errors/protocol-error.js'
  * without a bound, a hostile server's 10 MB of LZ4 frames would ask for gigabytes.
  */
 export const defaultMaxBlockBytes = 256 << 20
-
-/** The error for a block that declares more than `limit` bytes (`size` is a lower bound). */
-export function blockOverLimit(size: number, limit: number): ProtocolError {
-  return new ProtocolError(`a block of at least ${size} bytes is over maxBlockBytes (${limit})`)
-}

@@ -13,7 +13,7 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import { Revision } from '../packets/protocol-revision.js'
 import { parseTypeCached } from '../types/type-parser.js'
-import { blockOverLimit, defaultMaxBlockBytes } from './block-size-limit.js'
+import { defaultMaxBlockBytes } from './block-size-limit.js'
 import { type BlockColumn, type BlockInfo, defaultBlockInfo, type NativeBlock } from './native-block.js'
 
 /** Largest column count / row count accepted in one block before the input is taken as malformed. */
@@ -87,8 +87,7 @@ export class NativeBlockReader {
       // A short read says how far its input must reach (a string's length, rows × width),
       // and the caller takes memory for it only on its next attempt: checked once per
       // attempt, not per value, before any of it is taken.
-      const size = (block === undefined ? reader.missing : reader.offset) - start
-      if (size > this.maxBlockBytes) throw blockOverLimit(size, this.maxBlockBytes)
+      this.check((block ? reader.offset : reader.missing) - start)
       return block
     } catch (error) {
       this.partial = undefined
@@ -137,8 +136,7 @@ export class NativeBlockReader {
       if (columnCount === 0 && rows > 0) throw new ProtocolError(`block with ${rows} rows and no columns`)
       // Every column takes at least a byte per row once decoded, even one whose rows cost
       // nothing on the wire (sparse defaults).
-      if (rows * columnCount > this.maxBlockBytes)
-        throw blockOverLimit(rows * columnCount, this.maxBlockBytes)
+      this.check(rows * columnCount)
       columns = new Array(columnCount)
     }
     const columnCount = columns.length
@@ -163,10 +161,7 @@ export class NativeBlockReader {
         return this.stopAt(reader, resumed?.start ?? start, columnStart, index, info, rows, columns)
       const codec = this.codecAt(index, name, typeName, kinds)
       // A sparse column is rebuilt dense: rows × width bytes that the wire never carried.
-      if (kinds) {
-        const size = reader.offset - (resumed?.start ?? start) + rows * denseWidth(codec.layout)
-        if (size > this.maxBlockBytes) throw blockOverLimit(size, this.maxBlockBytes)
-      }
+      if (kinds) this.check(reader.offset - (resumed?.start ?? start) + rows * denseWidth(codec.layout))
       try {
         if (rows > 0) {
           codec.decodePrefix(reader)
@@ -190,6 +185,13 @@ export class NativeBlockReader {
       }
     }
     return { info, rows, columns }
+  }
+
+  private check(size: number): void {
+    if (size > this.maxBlockBytes)
+      throw new ProtocolError(
+        `a block of at least ${size} bytes is over maxBlockBytes (${this.maxBlockBytes})`,
+      )
   }
 
   /** Remembers what a short attempt decoded (see {@link resume}); returns undefined for it. */
@@ -231,8 +233,7 @@ export class NativeBlockReader {
 
 /** Bytes per row of a column's dense form, at least 1 (what a sparse column is rebuilt into). */
 function denseWidth(layout: ColumnLayout): number {
-  if (layout.kind === 'nullable') return 1 + denseWidth(layout.inner)
-  return fixedRowWidth(layout) ?? 1
+  return layout.kind === 'nullable' ? 1 + denseWidth(layout.inner) : (fixedRowWidth(layout) ?? 1)
 }
 
 function columnError(error: unknown, index: number, name: string, typeName: string): Error {

@@ -118,7 +118,7 @@ export class NativeStreamDecoder {
   next(force = false): NativeBlock | undefined {
     const arena = this.arena
     const length = arena.length
-    if (this.over) return this.afterEnd()
+    if (this.over) return this.endOfData()
     if (length === 0 || length < this.needed || (!force && length < this.expected)) return undefined
     if (!this.placed) this.place()
     if (this.pool) this.pool.tag = this.blockIndex + 1
@@ -147,16 +147,14 @@ export class NativeStreamDecoder {
     this.placed = false
     if (block.columns.length > 0) return block
     this.over = true
-    return this.afterEnd()
+    return this.endOfData()
   }
 
-  private afterEnd(): undefined {
-    const trailing = this.arena.length
-    if (trailing > 0)
+  private endOfData(): undefined {
+    if (this.arena.length > 0)
       throw new ProtocolError(
-        `trailing bytes after the end of the data: ${trailing} bytes after a block of no columns`,
+        `trailing bytes after the end of the data: ${this.arena.length} bytes after a block of no columns`,
       )
-    return undefined
   }
 
   /** Call at the end of the input: leftover bytes mean the stream was cut inside a block. */
