@@ -38,8 +38,11 @@ function weightByArea(measured: Measured): string {
 }
 
 /**
- * The most a rows-only page may weigh up front, gzipped (bytes): under the issue's 60 kB,
- * with a little room, so that it cannot grow unnoticed. It weighs 59.91 kB now: 59.83 kB
+ * The most a rows-only page may weigh up front, gzipped (bytes), with a little room, so that
+ * it cannot grow unnoticed. It weighs 60.26 kB now, 0.26 kB over the 60 kB an earlier issue
+ * set: 59.92 kB plus the bounds of issue 29 (0.34 kB: `maxBlockBytes` checked on the sizes a
+ * block declares, and a block of no columns ending a Native body), which a hostile server
+ * otherwise turns into gigabytes of memory or minutes of CPU. Before that: 59.91 kB: 59.83 kB
  * plus strict numeric text and the float range check of inserted values (0.08 kB). The
  * 59.83 kB were measured after revision 54492 was announced; before it, 59.3 kB: 59.9 kB plus
  * revision 54492 (the size-stream String codec loads on demand; HTTP asks 26.8 on for it),
@@ -55,7 +58,7 @@ function weightByArea(measured: Measured): string {
  * left protocol's main entry point for sub-paths the HTTP transport loads with `import()`;
  * 124.5 kB before Arrow and the insert code became lazy.
  */
-const limitGzip = 59_950
+const limitGzip = 60_300
 
 let rowsOnly: Measured
 let withArrow: Measured
