@@ -349,8 +349,8 @@ describe('http: a hostile server answering 200 with a Native body', () => {
 // time, against limits a loaded 2-core machine meets. The limits are far below what the
 // bytes ask for: 2.5 GB, 1 GiB, endless blocks.
 
-/** Generous: a case is decoded within this, on a loaded machine; more means it ran on. */
-const boundedSettleMs = 15_000
+/** Generous: a case settles within this even at a load average of 38 (wall time; the CPU limit is the measure). */
+const boundedSettleMs = 60_000
 const boundedCpuLimitMs = 10_000
 const MiB = 1 << 20
 /** BlockInfo as 54412 writes it (fields 1 and 2, then 0): only the native protocol has it. */
