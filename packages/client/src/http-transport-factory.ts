@@ -40,6 +40,7 @@ export function httpTransportFor(options: ResolvedClientOptions, pageOrigin?: st
       acquireTimeoutMs: options.acquireTimeoutMs,
       compression: options.compression,
       tls: options.tls,
+      maxBlockBytes: options.maxBlockBytes,
       protocolRevision: options.protocolRevision,
       mapping,
     })

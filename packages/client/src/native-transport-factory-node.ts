@@ -32,6 +32,7 @@ export function nativeTransportFor(options: ResolvedClientOptions): Transport {
       hostStrategy: options.hostStrategy,
       hostCooldownMs: options.hostCooldownMs,
       insertBlockRows: options.insertBlockRows,
+      maxBlockBytes: options.maxBlockBytes,
       protocolRevision: options.protocolRevision,
       mapping: { int64: options.int64, dates: options.dates, decimal: options.decimal },
       // Only the client's own transport logs: a discovery probe's failure is the refresh's.

@@ -96,10 +96,20 @@ export class FramesProbe {
   }
 }
 
-/** A body of compressed frames as the plain bytes they carry, decoded with `codecs`. */
-export function unframe(body: BodyReader, codecs: CompressionCodecs): BodyReader {
+/**
+ * A body of compressed frames as the plain bytes they carry, decoded with `codecs`. A
+ * frame may decompress to `maxBlockBytes` at most (a Native answer's blocks are checked
+ * against it too): LZ4 expands up to 255 times, and the header says by how much first.
+ */
+export function unframe(body: BodyReader, codecs: CompressionCodecs, maxBlockBytes?: number): BodyReader {
   // Loaded already by the probe that chose frames, so this settles at once.
-  const decoding = loadFrames().then(({ FrameDecoder }) => new FrameDecoder(codecs))
+  const decoding = loadFrames().then(
+    ({ FrameDecoder }) =>
+      new FrameDecoder(codecs, {
+        maxUncompressedSize: maxBlockBytes,
+        limitName: maxBlockBytes === undefined ? undefined : `maxBlockBytes (${maxBlockBytes})`,
+      }),
+  )
   const ready: Uint8Array[] = []
   return {
     read: async () => {

@@ -28,6 +28,8 @@ export interface NativeResultSetup {
   readonly queryId: string
   readonly body: BodyReader
   readonly context: CodecContext
+  /** The `maxBlockBytes` option: the most bytes one block may take decoded. */
+  readonly maxBlockBytes?: number | undefined
   /** `X-ClickHouse-Exception-Tag` of the response (25.11+), when sent. */
   readonly exceptionTag: string | undefined
   readonly progress: Progress
@@ -90,7 +92,7 @@ export class NativeResult implements BlockStream, AsyncIterable<NativeBlock> {
   constructor(private readonly setup: NativeResultSetup) {
     this.queryId = setup.queryId
     this.currentProgress = setup.progress
-    this.decoder = new NativeStreamDecoder(setup.context)
+    this.decoder = new NativeStreamDecoder(setup.context, undefined, setup.maxBlockBytes)
   }
 
   get progress(): Progress {

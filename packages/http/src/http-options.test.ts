@@ -33,6 +33,17 @@ describe('resolveOptions', () => {
     })
   })
 
+  it('takes maxBlockBytes (default 256 MiB) and checks it', () => {
+    expect(resolveOptions({ url }).maxBlockBytes).toBe(256 * 1024 * 1024)
+    expect(resolveOptions({ url, maxBlockBytes: 4096 }).maxBlockBytes).toBe(4096)
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => resolveOptions({ url, maxBlockBytes: bad })).toThrow(UsageError)
+      expect(() => resolveOptions({ url, maxBlockBytes: bad })).toThrow(
+        `maxBlockBytes must be a number >= 0, got ${bad}`,
+      )
+    }
+  })
+
   it('still takes the deprecated keepAliveIdleMs and maxOpenConnections, the new names winning', () => {
     expect(resolveOptions({ url, keepAliveIdleMs: 5, maxOpenConnections: 2 })).toMatchObject({
       idleTimeoutMs: 5,

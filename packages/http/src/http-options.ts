@@ -2,6 +2,7 @@ import {
   type CompressionCodecs,
   type CompressionOption,
   defaultAcquireTimeoutMs,
+  defaultMaxBlockBytes,
   type RequestCompression,
   type ResponseCompression,
   resolveCompression,
@@ -121,6 +122,12 @@ export interface HttpTransportOptions {
   /** Bytes of a response allowed to wait unread before the socket is paused (Node only; default 8 MiB). */
   readonly highWaterMark?: number | undefined
   /**
+   * The most bytes one block of a `FORMAT Native` answer may take decoded (its Native form
+   * uncompressed; default 256 MiB): a larger one, or a compressed frame of more, is a
+   * ProtocolError before the memory is taken.
+   */
+  readonly maxBlockBytes?: number | undefined
+  /**
    * The native protocol revision `FORMAT Native` answers are asked in
    * (`client_protocol_version`). Unset, they come at revision 0: the prefixed String layout,
    * the smallest on the wire. Set to 54492, servers from 26.8 send their size-stream Strings,
@@ -159,6 +166,7 @@ export interface ResolvedOptions {
   readonly mapping: Partial<ValueMapping> | undefined
   readonly parameters: 'auto' | 'server' | 'client'
   readonly highWaterMark: number
+  readonly maxBlockBytes: number
   /** The `protocolRevision` option, clickwire's own revision when unset. */
   readonly protocolRevision: number
   /** Whether `protocolRevision` was given: only then are Native answers asked at it. */
@@ -250,6 +258,7 @@ export function resolveOptions(options: HttpTransportOptions): ResolvedOptions {
     mapping: options.mapping,
     parameters,
     highWaterMark: nonNegative('highWaterMark', options.highWaterMark, 8 << 20),
+    maxBlockBytes: nonNegative('maxBlockBytes', options.maxBlockBytes, defaultMaxBlockBytes),
     protocolRevision: resolveProtocolRevision(options.protocolRevision),
     askRevision: options.protocolRevision !== undefined,
   }

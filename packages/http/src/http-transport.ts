@@ -160,7 +160,7 @@ export class HttpTransport implements Transport {
       queryId: response.headers.get(`${prefix}Query-Id`) ?? queryId,
       // Servers before 19.x name no format: the statement's own clause wins over the default.
       format: response.headers.get(`${prefix}Format`) ?? (await statementFormat(sql)) ?? format,
-      body: framing ? unframe(response.body, framing) : response.body,
+      body: framing ? unframe(response.body, framing, this.#options.maxBlockBytes) : response.body,
       exceptionTag: response.headers.get(`${prefix}Exception-Tag`),
       progress,
       stop: exchange.stop,
@@ -393,8 +393,9 @@ export class HttpTransport implements Transport {
     const timezone = response.headers.get(`${prefix}Timezone`) ?? server.timezone
     return new NativeResult({
       queryId: response.headers.get(`${prefix}Query-Id`) ?? queryId,
-      body: framing ? unframe(response.body, framing) : response.body,
+      body: framing ? unframe(response.body, framing, this.#options.maxBlockBytes) : response.body,
       context: { revision, timezone, mapping: this.#mapping },
+      maxBlockBytes: this.#options.maxBlockBytes,
       exceptionTag: response.headers.get(`${prefix}Exception-Tag`),
       progress,
       stop: exchange.stop,

@@ -68,7 +68,7 @@ export class NativeConnection implements Poolable {
     readonly settingsLocked = false,
   ) {
     this.context = { revision, timezone: server.timezone, mapping: options.mapping }
-    this.pump = new PacketPump(channel, revision, this.context, codecs)
+    this.pump = new PacketPump(channel, revision, this.context, codecs, options.maxBlockBytes)
   }
 
   /** Connects and logs in. A refused login is a ClickHouseError (e.g. code 516/193). */

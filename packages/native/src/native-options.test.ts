@@ -93,6 +93,18 @@ describe('nativeOptionsFromUrl', () => {
     expect(() => createNativeTransport({ hosts: [] })).toThrow('the native transport needs at least one host')
   })
 
+  it('takes maxBlockBytes (default 256 MiB) from options and the URL, and checks it', () => {
+    expect(createNativeTransport('clickhouse://h').options.maxBlockBytes).toBe(256 * 1024 * 1024)
+    expect(createNativeTransport('clickhouse://h?maxBlockBytes=4096').options.maxBlockBytes).toBe(4096)
+    expect(
+      createNativeTransport({ hosts: [{ host: 'h', port: 1 }], maxBlockBytes: 8192 }).options.maxBlockBytes,
+    ).toBe(8192)
+    for (const bad of [0, 1.5, -1])
+      expect(() => createNativeTransport({ hosts: [{ host: 'h', port: 1 }], maxBlockBytes: bad })).toThrow(
+        `maxBlockBytes must be a positive integer, got ${bad}`,
+      )
+  })
+
   it('takes requestTimeoutMs, and the deprecated queryTimeoutMs as its alias', () => {
     const hosts = [{ host: 'h', port: 1 }]
     expect(createNativeTransport({ hosts }).options.requestTimeoutMs).toBe(0)

@@ -2,6 +2,7 @@ import {
   type CompressionOption,
   clientRevision,
   defaultAcquireTimeoutMs,
+  defaultMaxBlockBytes,
   type HostStrategy,
   parseConnectionUrl,
   resolveCompression,
@@ -77,6 +78,12 @@ export interface NativeOptions {
   /** Rows per block for inserts: larger batches from the producer are cut to this size. */
   readonly insertBlockRows: number
   /**
+   * The most bytes one block of an answer may take decoded (its Native form uncompressed;
+   * default 256 MiB): a larger one, or a compressed frame that would make it larger, is a
+   * ProtocolError before the memory is taken.
+   */
+  readonly maxBlockBytes: number
+  /**
    * The highest native protocol revision to speak (default clickwire's own, `clientRevision`);
    * the server then uses the smaller of it and its own. Lower it to get older layouts (54488:
    * String columns before the size-stream layout of 54492).
@@ -105,6 +112,7 @@ export const nativeDefaults = {
   readAheadBytes: 1 << 20,
   readBufferBytes: 4 << 20,
   insertBlockRows: 65_536,
+  maxBlockBytes: defaultMaxBlockBytes,
   protocolRevision: clientRevision,
 } as const satisfies Partial<NativeOptions>
 
@@ -155,6 +163,7 @@ const urlOptions = {
   readAheadBytes: Number,
   readBufferBytes: Number,
   insertBlockRows: Number,
+  maxBlockBytes: Number,
   protocolRevision: Number,
   clientName: (value: string) => value,
   quotaKey: (value: string) => value,
@@ -223,7 +232,13 @@ export function checkNativeOptions(options: NativeOptions): void {
   if (!['lz4', 'zstd', 'none'].includes(options.compression))
     throw new UsageError(`compression must be lz4, zstd or none, got ${String(options.compression)}`)
   resolveHostStrategy(options.hostStrategy)
-  for (const name of ['maxConnections', 'insertBlockRows', 'readAheadBytes', 'readBufferBytes'] as const) {
+  for (const name of [
+    'maxConnections',
+    'insertBlockRows',
+    'readAheadBytes',
+    'readBufferBytes',
+    'maxBlockBytes',
+  ] as const) {
     if (!Number.isInteger(options[name]) || options[name] < 1)
       throw new UsageError(`${name} must be a positive integer, got ${String(options[name])}`)
   }

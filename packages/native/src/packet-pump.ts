@@ -6,6 +6,7 @@ import {
   CompressionMethodByte,
   checksumSize,
   codecsPending,
+  defaultMaxBlockBytes,
   InputArena,
   type NativeBlock,
   NativeBlockReader,
@@ -67,6 +68,8 @@ export class PacketPump {
     private readonly context: CodecContext,
     /** Codecs when the connection compresses blocks; undefined for none. */
     private readonly codecs: CompressionCodecs | undefined,
+    /** The most bytes a block may take uncompressed (the `maxBlockBytes` option). */
+    private readonly maxBlockBytes = defaultMaxBlockBytes,
   ) {
     // Socket reads, TLS chunks and decompressed frames: bytes nobody else holds.
     this.reader.ownsInput = true
@@ -208,7 +211,7 @@ export class PacketPump {
   private blockReader(type: string): NativeBlockReader {
     let reader = this.blockReaders.get(type)
     if (!reader) {
-      reader = new NativeBlockReader(this.context, true)
+      reader = new NativeBlockReader(this.context, true, this.maxBlockBytes)
       this.blockReaders.set(type, reader)
     }
     return reader
@@ -216,7 +219,9 @@ export class PacketPump {
 
   private short(reader: ByteReader, start: number): undefined {
     this.needed = reader.missing - start
-    this.expected = Math.max(this.needed, reader.expected - start)
+    // Room is reserved for the estimate, which nothing checks (the block reader checks what
+    // is certain): capped at the limit.
+    this.expected = Math.max(this.needed, Math.min(reader.expected - start, this.maxBlockBytes))
     this.align = reader.align
     return undefined
   }
@@ -261,7 +266,15 @@ export class PacketPump {
       const frames = this.frameReader.reset(arena.bytes, arena.start, arena.end)
       // A codec that decompresses into memory writes straight after the pending plain
       // bytes (pooled memory while recycling): no array per frame.
-      const payload = readFrame(frames, codecs, { frameIndex: this.frames, output: this.plainRoom })
+      // A frame is checked against what is left of the block's limit before it is
+      // decompressed: LZ4 expands up to 255 times, so 10 MB of frames may ask for 2.5 GB.
+      const left = this.maxBlockBytes - plain.length
+      const payload = readFrame(frames, codecs, {
+        frameIndex: this.frames,
+        output: this.plainRoom,
+        maxUncompressedSize: left,
+        limitName: `maxBlockBytes (${this.maxBlockBytes}) with ${plain.length} bytes of the ${type} before it`,
+      })
       if (payload === undefined) return this.short(frames, arena.start)
       this.frames++
       arena.consume(frames.offset)

@@ -7,6 +7,7 @@ export {
   rowFactory,
   rowObjects,
 } from './blocks/block-rows.js'
+export { defaultMaxBlockBytes } from './blocks/block-size-limit.js'
 export * from './blocks/native-block.js'
 export { NativeBlockReader, readBlockInfo } from './blocks/native-block-reader.js'
 export { NativeStreamDecoder } from './blocks/native-stream-decoder.js'

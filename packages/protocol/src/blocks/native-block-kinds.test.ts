@@ -238,6 +238,18 @@ describe('Native columns with custom serialization kinds', () => {
     }
   })
 
+  it('counts a sparse column at its dense size against maxBlockBytes', () => {
+    // 1000 UInt64 rows of defaults: 3 bytes of data on the wire, 8000 once rebuilt dense, after 22 of header.
+    const bytes = block('UInt64', 1000, '01', offsets(1000, []))
+    const within = new NativeBlockReader({ ...context(), revision }, true, 8100).read(new ByteReader(bytes))
+    expect(within!.rows).toBe(1000)
+    const reader = new NativeBlockReader({ ...context(), revision }, true, 8000)
+    expect(() => reader.read(new ByteReader(bytes))).toThrow(ProtocolError)
+    expect(() => reader.read(new ByteReader(bytes))).toThrow(
+      /^a block of at least 8022 bytes is over maxBlockBytes \(8000\)/,
+    )
+  })
+
   it('rejects malformed kinds and offsets, naming the column', () => {
     const bad = [
       block('UInt32', 2, '09', ''),

@@ -1,5 +1,6 @@
 import { codecFor } from '../columns/codec-registry.js'
 import type { CodecContext, ColumnCodec } from '../columns/column-codec.js'
+import { type ColumnLayout, fixedRowWidth } from '../columns/column-layout.js'
 import { codecsPending } from '../columns/rare-codec-loader.js'
 import {
   isDefaultKinds,
@@ -12,6 +13,7 @@ import { ProtocolError } from '../errors/protocol-error.js'
 import type { ByteReader } from '../io/byte-reader.js'
 import { Revision } from '../packets/protocol-revision.js'
 import { parseTypeCached } from '../types/type-parser.js'
+import { defaultMaxBlockBytes } from './block-size-limit.js'
 import { type BlockColumn, type BlockInfo, defaultBlockInfo, type NativeBlock } from './native-block.js'
 
 /** Largest column count / row count accepted in one block before the input is taken as malformed. */
@@ -72,13 +74,21 @@ export class NativeBlockReader {
     readonly context: CodecContext,
     /** Whether blocks carry BlockInfo: the native protocol does, the Native format over HTTP does not. */
     readonly withBlockInfo = context.revision >= Revision.withBlockInfo,
+    /** The most bytes a block may take (see {@link defaultMaxBlockBytes}). */
+    readonly maxBlockBytes = defaultMaxBlockBytes,
   ) {}
 
   read(reader: ByteReader): NativeBlock | undefined {
+    const start = reader.offset
     const resumed = this.resume(reader)
     this.partial = undefined
     try {
-      return this.readFrom(reader, resumed)
+      const block = this.readFrom(reader, resumed)
+      // A short read says how far its input must reach (a string's length, rows × width),
+      // and the caller takes memory for it only on its next attempt: checked once per
+      // attempt, not per value, before any of it is taken.
+      this.check((block ? reader.offset : reader.missing) - start)
+      return block
     } catch (error) {
       this.partial = undefined
       throw error
@@ -124,6 +134,9 @@ export class NativeBlockReader {
       // Rows no column holds would cost no bytes to announce, yet every consumer that builds
       // one object per row (rowObjects) would run out of memory, which kills the process.
       if (columnCount === 0 && rows > 0) throw new ProtocolError(`block with ${rows} rows and no columns`)
+      // Every column takes at least a byte per row once decoded, even one whose rows cost
+      // nothing on the wire (sparse defaults).
+      this.check(rows * columnCount)
       columns = new Array(columnCount)
     }
     const columnCount = columns.length
@@ -147,6 +160,8 @@ export class NativeBlockReader {
       if (reader.short)
         return this.stopAt(reader, resumed?.start ?? start, columnStart, index, info, rows, columns)
       const codec = this.codecAt(index, name, typeName, kinds)
+      // A sparse column is rebuilt dense: rows × width bytes that the wire never carried.
+      if (kinds) this.check(reader.offset - (resumed?.start ?? start) + rows * denseWidth(codec.layout))
       try {
         if (rows > 0) {
           codec.decodePrefix(reader)
@@ -170,6 +185,13 @@ export class NativeBlockReader {
       }
     }
     return { info, rows, columns }
+  }
+
+  private check(size: number): void {
+    if (size > this.maxBlockBytes)
+      throw new ProtocolError(
+        `a block of at least ${size} bytes is over maxBlockBytes (${this.maxBlockBytes})`,
+      )
   }
 
   /** Remembers what a short attempt decoded (see {@link resume}); returns undefined for it. */
@@ -207,6 +229,11 @@ export class NativeBlockReader {
     this.codecs[index] = { name, typeName, layout, codec }
     return codec
   }
+}
+
+/** Bytes per row of a column's dense form, at least 1 (what a sparse column is rebuilt into). */
+function denseWidth(layout: ColumnLayout): number {
+  return layout.kind === 'nullable' ? 1 + denseWidth(layout.inner) : (fixedRowWidth(layout) ?? 1)
 }
 
 function columnError(error: unknown, index: number, name: string, typeName: string): Error {

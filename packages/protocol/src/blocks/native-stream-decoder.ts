@@ -4,6 +4,7 @@ import { BufferPool } from '../io/buffer-pool.js'
 import { ByteReader } from '../io/byte-reader.js'
 import { InputArena } from '../io/input-arena.js'
 import { Revision } from '../packets/protocol-revision.js'
+import { defaultMaxBlockBytes } from './block-size-limit.js'
 import type { NativeBlock } from './native-block.js'
 import { NativeBlockReader, readBlockInfo } from './native-block-reader.js'
 
@@ -38,6 +39,11 @@ const firstBufferSize = 64 << 10
  * the input pauses (no more chunks for now, or the end) so a complete block is never held
  * back by an estimate that was too high. At the end, call `next(true)` until it returns
  * undefined, then `finish()`.
+ *
+ * A block of no columns ends the data, as in ClickHouse's NativeReader: it is not
+ * returned, and any byte after it is a ProtocolError. Zero bytes would otherwise decode as
+ * endless empty blocks (a hostile body of compressed zeros ran for minutes). A block over
+ * `maxBlockBytes` is a ProtocolError before its memory is taken.
  */
 export class NativeStreamDecoder {
   private readonly arena = new InputArena(bufferSize, firstBufferSize)
@@ -52,14 +58,17 @@ export class NativeStreamDecoder {
   private pool: BufferPool | undefined
   /** Index of the newest block started (they only grow). */
   private blockIndex = 0
+  /** A block of no columns was read: the data is over. */
+  private over = false
 
   private readonly withCustomSerialization: boolean
 
   constructor(
     context: CodecContext,
     private readonly withBlockInfo = context.revision >= Revision.withBlockInfo,
+    private readonly maxBlockBytes = defaultMaxBlockBytes,
   ) {
-    this.blocks = new NativeBlockReader(context, withBlockInfo)
+    this.blocks = new NativeBlockReader(context, withBlockInfo, maxBlockBytes)
     this.withCustomSerialization = context.revision >= Revision.withCustomSerialization
     // Pushed chunks are copied into the arena's buffers or handed over whole: bytes nobody else reads.
     this.reader.ownsInput = true
@@ -109,6 +118,7 @@ export class NativeStreamDecoder {
   next(force = false): NativeBlock | undefined {
     const arena = this.arena
     const length = arena.length
+    if (this.over) return this.endOfData()
     if (length === 0 || length < this.needed || (!force && length < this.expected)) return undefined
     if (!this.placed) this.place()
     if (this.pool) this.pool.tag = this.blockIndex + 1
@@ -116,7 +126,9 @@ export class NativeStreamDecoder {
     const block = this.blocks.read(reader)
     if (block === undefined) {
       this.needed = reader.missing - arena.start
-      this.expected = Math.max(this.needed, reader.expected - arena.start)
+      // The estimate is not checked against the limit (the block reader checks what is
+      // certain), so it is capped: room is reserved for it.
+      this.expected = Math.max(this.needed, Math.min(reader.expected - arena.start, this.maxBlockBytes))
       // Room for the whole block in this buffer, so no attempt starts over in a new one; a
       // fixed-width column that ran short gets the rest of its data aligned.
       const align = reader.align
@@ -133,7 +145,16 @@ export class NativeStreamDecoder {
     this.needed = 0
     this.expected = 0
     this.placed = false
-    return block
+    if (block.columns.length > 0) return block
+    this.over = true
+    return this.endOfData()
+  }
+
+  private endOfData(): undefined {
+    if (this.arena.length > 0)
+      throw new ProtocolError(
+        `trailing bytes after the end of the data: ${this.arena.length} bytes after a block of no columns`,
+      )
   }
 
   /** Call at the end of the input: leftover bytes mean the stream was cut inside a block. */

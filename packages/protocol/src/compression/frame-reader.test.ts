@@ -169,6 +169,39 @@ describe('frame validation', () => {
   })
 })
 
+describe('frame limits', () => {
+  it('names the limit it was given, and checks it before reading the payload', () => {
+    const header = forgeFrame(0x82, 9 + 4096, 100_000, new Uint8Array(4096)).subarray(0, 25)
+    const limitName = 'maxBlockBytes (65536) with 0 bytes of the Data before it'
+    const options = { maxUncompressedSize: 65_536, limitName }
+    expectProtocolError(
+      () => readFrame(new ByteReader(header), codecs, options),
+      /^uncompressed size 100000 in compressed frame 0 at byte 0 is over maxBlockBytes \(65536\) with 0 bytes of the Data before it$/,
+    )
+    expectProtocolError(
+      () => new FrameDecoder(codecs, options).push(header),
+      /is over maxBlockBytes \(65536\)/,
+    )
+  })
+
+  it('refuses a compressed size more than a frame of the limit can take, before waiting for it', () => {
+    // 1000 bytes uncompressed at most: no codec needs more than 1000 + 7 + 1024 for them.
+    const options = { maxUncompressedSize: 1000 }
+    const header = (payload: number) => forgeFrame(0x90, 9 + payload, 1000, new Uint8Array(0)).subarray(0, 25)
+    const reader = new ByteReader(header(2031))
+    expect(readFrame(reader, codecs, options)).toBeUndefined()
+    expect(reader.missing).toBe(16 + 9 + 2031)
+    expectProtocolError(
+      () => readFrame(new ByteReader(header(2032)), codecs, options),
+      /^compressed size 2041 in compressed frame 0 at byte 0 is more than a frame of at most 1000 bytes can take$/,
+    )
+    expectProtocolError(
+      () => new FrameDecoder(codecs, options).push(header(2032)),
+      /more than a frame of at most 1000/,
+    )
+  })
+})
+
 describe('readFrame', () => {
   it('reads one frame from a ByteReader and leaves the rest', () => {
     const { stream } = mixedStream()

@@ -16,6 +16,8 @@ import {
 export interface FrameReadOptions {
   /** Largest declared uncompressed size accepted per frame (default 1 GiB). */
   maxUncompressedSize?: number
+  /** What the limit is, for the error (e.g. `maxBlockBytes (16777216)`); default `the limit of <n>`. */
+  limitName?: string
 }
 
 /**
@@ -41,6 +43,7 @@ function frameLength(
   maxUncompressed: number,
   index: number,
   offset: number,
+  limitName?: string,
 ) {
   const methodByte = bytes[start + checksumSize]!
   const compressedSize = u32At(bytes, start + checksumSize + 1)
@@ -58,10 +61,17 @@ function frameLength(
   }
   if (uncompressedSize > maxUncompressed) {
     throw new ProtocolError(
-      `uncompressed size ${uncompressedSize} in ${where(index, offset)} is over the limit of ${maxUncompressed}`,
+      `uncompressed size ${uncompressedSize} in ${where(index, offset)} is over ${limitName ?? `the limit of ${maxUncompressed}`}`,
     )
   }
   const payloadSize = compressedSize - frameHeaderSize
+  // No codec makes data much larger (LZ4 and ZSTD add under 1/128 plus a few bytes), so a
+  // larger payload is a forged size that would make the reader wait for, and reserve, it.
+  if (payloadSize > maxUncompressed + (maxUncompressed >>> 7) + 1024) {
+    throw new ProtocolError(
+      `compressed size ${compressedSize} in ${where(index, offset)} is more than a frame of at most ${maxUncompressed} bytes can take`,
+    )
+  }
   if (method === 'none' && uncompressedSize !== payloadSize) {
     throw new ProtocolError(
       `NONE ${where(index, offset)} declares ${uncompressedSize} bytes but carries ${payloadSize}`,
@@ -151,7 +161,7 @@ export function readFrame(
   }
   const index = options.frameIndex ?? 0
   const max = options.maxUncompressedSize ?? defaultMaxUncompressedSize
-  const length = frameLength(reader.bytes, start, max, index, start)
+  const length = frameLength(reader.bytes, start, max, index, start, options.limitName)
   if (reader.limit - start < length) {
     reader.need(start + length)
     return undefined
@@ -179,7 +189,7 @@ export function decompressFrames(
     if (bytes.length - at < frameOverhead) {
       throw new ProtocolError(`input ends inside the header of ${where(index, at)}`)
     }
-    const length = frameLength(bytes, at, max, index, at)
+    const length = frameLength(bytes, at, max, index, at, options.limitName)
     if (bytes.length - at < length) {
       throw new ProtocolError(
         `input ends inside ${where(index, at)}: ${bytes.length - at} of ${length} bytes`,
@@ -230,6 +240,7 @@ const eagerSize = 8 << 20
  */
 export class FrameDecoder {
   private readonly maxUncompressed: number
+  private readonly limitName: string | undefined
   private readonly header = new Uint8Array(frameOverhead)
   private partial = new Uint8Array(0)
   /** Bytes of the current frame gathered so far; 0 between frames. */
@@ -245,6 +256,7 @@ export class FrameDecoder {
     options: FrameReadOptions = {},
   ) {
     this.maxUncompressed = options.maxUncompressedSize ?? defaultMaxUncompressedSize
+    this.limitName = options.limitName
   }
 
   /**
@@ -278,7 +290,7 @@ export class FrameDecoder {
         if (this.have > 0) return out
       }
       while (size - at >= frameOverhead) {
-        const length = frameLength(chunk, at, this.maxUncompressed, this.index, this.position)
+        const length = frameLength(chunk, at, this.maxUncompressed, this.index, this.position, this.limitName)
         if (size - at < length) break
         out.push(decodeFrame(chunk, at, length, this.codecs, this.index, this.position))
         this.index++
@@ -313,7 +325,7 @@ export class FrameDecoder {
       this.length = 0
       return
     }
-    this.length = frameLength(chunk, at, this.maxUncompressed, this.index, this.position)
+    this.length = frameLength(chunk, at, this.maxUncompressed, this.index, this.position, this.limitName)
     this.reservePartial(rest)
     this.partial.set(chunk.subarray(at), 0)
     this.have = rest
@@ -328,7 +340,14 @@ export class FrameDecoder {
       this.have += take
       at = take
       if (this.have < frameOverhead) return at
-      this.length = frameLength(this.header, 0, this.maxUncompressed, this.index, this.position)
+      this.length = frameLength(
+        this.header,
+        0,
+        this.maxUncompressed,
+        this.index,
+        this.position,
+        this.limitName,
+      )
       this.reservePartial(frameOverhead)
       this.partial.set(this.header, 0)
     }
