@@ -27,7 +27,7 @@ import { CallObserver, type CallStart, type ObservedCall, watchStreamEnd } from 
 import { ClientLog } from './client-logger.js'
 import { describeEndpoints, type ResolvedClientOptions } from './client-options.js'
 import type { CallLimits } from './cluster-discovery-options.js'
-import type { InsertValues } from './insert-values.js'
+import type { InsertSource, InsertValues } from './insert-values.js'
 import { type QuerySummary, querySummary } from './query-summary.js'
 import { lazyTracer } from './query-tracing-loader.js'
 import { ResultSet } from './result-set.js'
@@ -429,43 +429,40 @@ export class ClickwireClient implements Client {
     values: InsertValues<Row>,
     options: InsertCallOptions = {},
   ): Promise<ClientInsertResult> {
-    this.#assertOpen()
-    AbortError.throwIfAborted(options.signal)
-    const blockRows = options.blockRows ?? this.#options.insertBlockRows ?? 65_536
     // Loaded on the first insert: a page that only reads does not carry the insert code.
-    const { insertSource } = await import('./insert-values.js')
-    if (options.sharding === 'direct') {
-      // Its code loads on first use; it reaches shard clients' inserts through this closure.
-      const { directInserter } = await import('./sharded-insert.js')
-      this.#sharded ??= directInserter({
-        client: this,
-        options: this.#options,
-        transportFor: this.#transportFor,
-        insertSource,
-        open: (options, transport) => new ClickwireClient(options, transport),
-        insertBatches: (shard, ...args) => shard.#insertBatches(...args),
-      })
-      return this.#sharded.insert(table, values, options)
-    }
-    if (options.sharding !== undefined && options.sharding !== 'distributed')
-      throw new UsageError(`sharding must be 'distributed' or 'direct', got ${String(options.sharding)}`)
-    // Columns chosen by the caller pick keys; columns taken from the first row's keys make
-    // a later row's other key an error rather than a value silently dropped.
-    const source = await insertSource(
-      values as InsertValues<unknown>,
-      blockRows,
-      options.columns === undefined,
-    )
+    const { insertSource, notWritten } = await import('./insert-values.js')
+    let source: InsertSource | undefined
     try {
-      return await this.#insertBatches(
-        table,
-        options.columns ?? source.names,
-        (header) => source.batches(header),
-        options,
-      )
+      this.#assertOpen()
+      AbortError.throwIfAborted(options.signal)
+      const blockRows = options.blockRows ?? this.#options.insertBlockRows ?? 65_536
+      if (options.sharding === 'direct') {
+        // Its code loads on first use; it reaches shard clients' inserts through this closure.
+        const { directInserter } = await import('./sharded-insert.js')
+        this.#sharded ??= directInserter({
+          client: this,
+          options: this.#options,
+          transportFor: this.#transportFor,
+          insertSource,
+          open: (options, transport) => new ClickwireClient(options, transport),
+          insertBatches: (shard, ...args) => shard.#insertBatches(...args),
+        })
+        // A ShardInsertError says itself what became of the rows.
+        return await this.#sharded.insert(table, values, options)
+      }
+      if (options.sharding !== undefined && options.sharding !== 'distributed')
+        throw new UsageError(`sharding must be 'distributed' or 'direct', got ${String(options.sharding)}`)
+      // Columns chosen by the caller pick keys; columns taken from the first row's keys make
+      // a later row's other key an error rather than a value silently dropped.
+      source = await insertSource(values as InsertValues<unknown>, blockRows, options.columns === undefined)
+      const { names, batches } = source
+      return await this.#insertBatches(table, options.columns ?? names, batches, options)
+    } catch (error) {
+      // Before the source, or before the transport asked for the rows, none went out.
+      throw notWritten(error, source)
     } finally {
       // Whatever happened, the caller's iterator must not stay suspended.
-      await source.close()
+      await source?.close()
     }
   }
 
@@ -473,7 +470,7 @@ export class ClickwireClient implements Client {
   #insertBatches(
     table: string,
     columns: readonly string[] | undefined,
-    batches: (header: readonly ColumnMeta[]) => AsyncIterable<InsertBatch>,
+    batches: (header: readonly ColumnMeta[]) => AsyncIterable<InsertBatch> | Iterable<InsertBatch>,
     options: InsertCallOptions,
   ): Promise<ClientInsertResult> {
     const queryId = options.queryId ?? newQueryId()

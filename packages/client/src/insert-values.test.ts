@@ -1,4 +1,4 @@
-import { type ColumnMeta, ColumnParts, parseType, wholeColumn } from '@clickwire/protocol'
+import { type ColumnMeta, ColumnParts, type InsertBatch, parseType, wholeColumn } from '@clickwire/protocol'
 import {
   DateDay,
   Decimal,
@@ -112,7 +112,7 @@ describe('insert blocks', () => {
       }
     }
     const source = await insertSource(chunks(), 100)
-    const iterator = source.batches(x)[Symbol.asyncIterator]()
+    const iterator = (source.batches(x) as AsyncIterable<InsertBatch>)[Symbol.asyncIterator]()
     for (let block = 1; block <= 5; block++) {
       await iterator.next()
       // Never more than one block (plus the chunk that completed it) ahead of what was taken.

@@ -9,6 +9,7 @@ import {
   typeArguments,
   UsageError,
 } from '@clickwire/protocol'
+import { withOutcome } from '@clickwire/protocol/insert'
 import type { Data } from 'apache-arrow'
 import { arrowColumnValues } from './arrow-insert-values.js'
 import type { NumberArray } from './result-columns.js'
@@ -225,10 +226,19 @@ function chunkOf(value: unknown, refuseUnknownKeys: boolean): Chunk | undefined 
 export interface InsertSource {
   /** Column names to insert into, when the values name them (objects, columns, Arrow). */
   readonly names: readonly string[] | undefined
-  /** The values in batches of `blockRows` rows (the last may be smaller), in `header` order. */
-  batches(header: readonly ColumnMeta[]): AsyncIterable<InsertBatch>
+  /**
+   * The values in batches of `blockRows` rows (the last may be smaller), in `header` order:
+   * a plain iterable when the values are all in memory (arrays, columns, Arrow), which the
+   * transports encode whole before sending any, an async one for an (async) iterable input.
+   */
+  batches(header: readonly ColumnMeta[]): AsyncIterable<InsertBatch> | Iterable<InsertBatch>
   /** Ends the caller's iterator (its `finally` blocks run) if it was not read to the end. */
   close(): Promise<void>
+  /**
+   * The error the insert fails with: said not written (`insertOutcome`) when the transport
+   * never asked for the rows, as it when it did (the transport said what it knows).
+   */
+  failure(error: unknown): unknown
 }
 
 /**
@@ -364,6 +374,23 @@ export async function* coalesce(
 }
 
 /**
+ * The batches of values already in memory, as a plain (synchronous) iterable: the
+ * transports take that as input known whole, and encode every block before the first goes
+ * out. Each batch is cut when it is reached, so only the blocks' bytes are held, not the
+ * values twice.
+ */
+function* inMemoryBatches(
+  chunk: Chunk,
+  header: readonly ColumnMeta[],
+  blockRows: number,
+): Generator<InsertBatch> {
+  for (let start = 0; start < chunk.rows; start += blockRows) {
+    const end = Math.min(start + blockRows, chunk.rows)
+    yield { rows: end - start, columns: blockColumns(header, [{ chunk, start, end }]) }
+  }
+}
+
+/**
  * Reads the first item of what the user passed (to learn the column names) and returns a
  * source that replays it followed by the rest, in blocks of `blockRows` rows.
  */
@@ -373,20 +400,46 @@ export async function insertSource(
   /** Whether a row's key outside the insert's columns is an error (columns not chosen by the caller). */
   refuseUnknownKeys = true,
 ): Promise<InsertSource> {
+  let source: Omit<InsertSource, 'failure'>
+  try {
+    source = await openSource(values, blockRows, refuseUnknownKeys)
+  } catch (error) {
+    throw notWritten(error)
+  }
+  let started = false
+  return {
+    names: source.names,
+    batches: (header) => {
+      started = true
+      return source.batches(header)
+    },
+    close: () => source.close(),
+    // Until the transport asks for the rows, none of them went out.
+    failure: (error) => (started ? error : notWritten(error)),
+  }
+}
+
+/**
+ * `error` saying that the insert was not written ({@link ClickwireError.insertOutcome}): for
+ * a failure before any of its rows went out. With the insert's `source`, as
+ * {@link InsertSource.failure} says.
+ */
+export function notWritten(error: unknown, source?: InsertSource): unknown {
+  return source ? source.failure(error) : withOutcome(error, 'not-written')
+}
+
+async function openSource(
+  values: InsertValues<unknown>,
+  blockRows: number,
+  refuseUnknownKeys: boolean,
+): Promise<Omit<InsertSource, 'failure'>> {
   if (!(Number.isInteger(blockRows) && blockRows > 0))
     throw new UsageError(`insertBlockRows must be a positive integer, got ${blockRows}`)
   const direct = chunkOf(values, refuseUnknownKeys)
   if (direct) {
     return {
       names: direct.names,
-      batches: (header) =>
-        coalesce(
-          (async function* () {
-            if (direct.rows > 0) yield direct
-          })(),
-          header,
-          blockRows,
-        ),
+      batches: (header) => inMemoryBatches(direct, header, blockRows),
       close: async () => {},
     }
   }

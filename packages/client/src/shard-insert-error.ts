@@ -1,4 +1,4 @@
-import { ClickwireError } from '@clickwire/protocol'
+import { ClickwireError, type InsertOutcome } from '@clickwire/protocol'
 
 const brand = Symbol.for('clickwire.error.shard-insert')
 
@@ -22,6 +22,12 @@ export interface ShardOutcome {
   /** Rows the shard confirmed (0 unless `written`). */
   readonly rowsWritten: number
   readonly error?: unknown
+  /**
+   * What became of the rows of a `failed` or `cancelled` shard: `not-written` when none of
+   * them went out to it or its error says so, else its error's outcome (`unknown` when the
+   * error says nothing). Absent for `written` and `no-rows`.
+   */
+  readonly insertOutcome?: InsertOutcome | undefined
 }
 
 /**
@@ -31,6 +37,8 @@ export interface ShardOutcome {
  * confirmed before or while the failure happened); a `failed` or `cancelled` shard stored
  * none, some or all of its rows as its error's `insertOutcome` says. Retrying the whole
  * insert would duplicate the written shards' rows (unless the tables deduplicate inserts).
+ * Its own `insertOutcome` sums them up (`overallOutcome` in sharded-insert.ts): `incomplete`
+ * when a shard confirmed rows, else the least certain of the shards' outcomes.
  */
 export class ShardInsertError extends ClickwireError {
   override name = 'ShardInsertError'
@@ -43,7 +51,7 @@ export class ShardInsertError extends ClickwireError {
     message: string,
     shard: number | undefined,
     shards: readonly ShardOutcome[],
-    options: { cause: unknown },
+    options: { cause: unknown; insertOutcome?: InsertOutcome | undefined },
   ) {
     super('SHARD_INSERT', message, options)
     this.shard = shard
@@ -86,5 +94,10 @@ export function shardFailureMessage(
 function mayHaveStored(outcome: ShardOutcome): boolean {
   if (outcome.status !== 'failed' && outcome.status !== 'cancelled') return false
   if (outcome.rowsSent === 0) return false
-  return !(ClickwireError.isInstance(outcome.error) && outcome.error.insertOutcome === 'not-written')
+  return (outcome.insertOutcome ?? shardErrorOutcome(outcome.error)) !== 'not-written'
+}
+
+/** The outcome a shard's error states, if any. */
+export function shardErrorOutcome(error: unknown): InsertOutcome | undefined {
+  return (error as { insertOutcome?: InsertOutcome } | undefined)?.insertOutcome
 }

@@ -5,6 +5,7 @@ import {
   type ExternalTable,
   emptyProgress,
   type InsertBatch,
+  type InsertOutcome,
   newQueryId,
   type Progress,
   parseTypeCached,
@@ -26,7 +27,12 @@ import type { ClusterNode } from './cluster-discovery-options.js'
 import type { InsertValues, insertSource } from './insert-values.js'
 import type { QuerySummary } from './query-summary.js'
 import type { ResultSet } from './result-set.js'
-import { ShardInsertError, type ShardOutcome, shardFailureMessage } from './shard-insert-error.js'
+import {
+  ShardInsertError,
+  type ShardOutcome,
+  shardErrorOutcome,
+  shardFailureMessage,
+} from './shard-insert-error.js'
 import {
   distributedEngineOf,
   keyColumns,
@@ -81,7 +87,7 @@ export interface ShardSink {
   insert(
     table: string,
     columns: readonly string[],
-    batches: (header: readonly ColumnMeta[]) => AsyncIterable<InsertBatch>,
+    batches: (header: readonly ColumnMeta[]) => AsyncIterable<InsertBatch> | Iterable<InsertBatch>,
     options: InsertCallOptions,
   ): Promise<ClientInsertResult>
   close(): Promise<void>
@@ -575,6 +581,8 @@ export class ShardedInserter {
     const stops: AbortController[] = []
     const running: (Promise<ClientInsertResult> | undefined)[] = new Array(shardCount).fill(undefined)
     const sent = new Array<number>(shardCount).fill(0)
+    /** Whether the shard's transport asked for its rows: until then none went out to it. */
+    const asked = new Array<boolean>(shardCount).fill(false)
     let inputDone = false
     const { sharding: _sharding, shardUrl: _shardUrl, ...shardOptions } = options
     const abortAll = (why: string) => {
@@ -596,7 +604,10 @@ export class ShardedInserter {
         const insert = sinks[index]!.insert(
           plan.localTable,
           names,
-          (serverHeader) => channel.drain(names, serverHeader),
+          (serverHeader) => {
+            asked[index] = true
+            return channel.drain(names, serverHeader)
+          },
           {
             ...shardOptions,
             signal,
@@ -661,6 +672,7 @@ export class ShardedInserter {
           rowsWritten: result.value!.rowsWritten,
         }
       const ownFailure = failed.shard === shard.shard
+      const stated = shardErrorOutcome(result.reason)
       return {
         shard: shard.shard,
         url,
@@ -668,6 +680,8 @@ export class ShardedInserter {
         status: ownFailure ? 'failed' : 'cancelled',
         rowsWritten: 0,
         error: result.reason,
+        // None of its rows went out before its transport asked for them.
+        insertOutcome: !asked[index] || stated === 'not-written' ? 'not-written' : (stated ?? 'unknown'),
       }
     })
     if (failed.error !== undefined) {
@@ -678,9 +692,7 @@ export class ShardedInserter {
         shardFailureMessage(failed.shard, outcomes, failed.error),
         failed.shard,
         outcomes,
-        {
-          cause: failed.error,
-        },
+        { cause: failed.error, insertOutcome: overallOutcome(outcomes) },
       )
     }
     let progress: Progress = noProgress
@@ -758,4 +770,21 @@ export function directInserter(deps: DirectInsertDeps): ShardedInserter {
       }
     },
   })
+}
+
+/**
+ * The outcome of a direct-to-shard insert that failed, from its shards': `incomplete` when a
+ * shard confirmed rows, else the least certain of the shards' (`not-written` when none stored any).
+ */
+export function overallOutcome(shards: readonly ShardOutcome[]): InsertOutcome {
+  if (shards.some((each) => each.status === 'written' && each.rowsWritten > 0)) return 'incomplete'
+  const outcomes = shards.map((each) =>
+    each.status === 'failed' || each.status === 'cancelled'
+      ? (each.insertOutcome ??
+        shardErrorOutcome(each.error) ??
+        (each.rowsSent === 0 ? 'not-written' : 'unknown'))
+      : 'not-written',
+  )
+  if (outcomes.includes('unknown')) return 'unknown'
+  return outcomes.includes('incomplete') ? 'incomplete' : 'not-written'
 }

@@ -210,6 +210,10 @@ describe.skipIf(skipReason !== undefined)(
           { shard: 2, status: 'failed', rowsSent: 5, rowsWritten: 0 },
         ])
         expect((failure.shards[1]!.error as { code?: number }).code).toBe(60) // UNKNOWN_TABLE
+        // The failed shard's transport never asked for its rows: none went out to it. The whole
+        // insert is incomplete: shard 1 kept its rows.
+        expect(failure.shards.map((each) => each.insertOutcome)).toEqual([undefined, 'not-written'])
+        expect(failure.insertOutcome).toBe('incomplete')
         const first = await (await ch.query<Row>(`SELECT id, s FROM ${local} ORDER BY id`)).rows()
         expect(first).toEqual(rows.filter((row) => row.id % 2n === 0n))
       }, 60_000)

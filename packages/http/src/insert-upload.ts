@@ -14,6 +14,10 @@ import {
   squashSetting,
   withInsertOutcome,
 } from '@clickwire/protocol/insert'
+
+// The insert's errors before its upload get their outcome from here, loaded with the upload.
+export { withOutcome } from '@clickwire/protocol/insert'
+
 import { gzipChunks } from './gzip-body.js'
 import type { BackendBody } from './http-backend.js'
 import { type InsertCounter, nativeInsertBody } from './insert-body.js'
@@ -74,13 +78,12 @@ export class InsertUpload {
   }
 
   /**
-   * The error an insert fails with: the producer's own when it failed, else the request's
-   * error with what is known about the rows (protocol's insert-outcome.ts).
+   * The error an insert fails with: the producer's own when it failed, else the request's,
+   * with what is known about the rows (protocol's insert-outcome.ts).
    */
   failure(error: unknown, settings: Settings, queryId: string, serverVersion: string): unknown {
-    if (this.producerFailure) return this.producerFailure.error
     return withInsertOutcome(
-      error,
+      this.producerFailure ? this.producerFailure.error : error,
       {
         allSent: this.allSent,
         rowsSent: this.counter.rows,

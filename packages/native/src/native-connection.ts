@@ -53,6 +53,11 @@ export class NativeConnection implements Poolable {
   private readonly writer = new ByteWriter(1 << 16)
   /** Compresses block bytes into frames appended to {@link writer}. */
   private frames: FrameWriter | undefined
+  /**
+   * The last byte of the data packet sent before, held back (`hold` of {@link sendData}):
+   * it goes out in front of the next packet.
+   */
+  private heldByte: number | undefined
 
   private constructor(
     readonly channel: SocketChannel,
@@ -174,6 +179,7 @@ export class NativeConnection implements Poolable {
     this.draining = false
     this.requests++
     this.blockBytesSent = 0
+    this.heldByte = undefined
     this.channel.ref(true)
     this.pump.reset()
   }
@@ -225,14 +231,41 @@ export class NativeConnection implements Poolable {
   /**
    * Sends a Data packet: the table name, then the block (compressed into frames when the
    * connection compresses). An empty `columns` list with 0 rows is the end marker.
+   *
+   * With `hold`, the packet's last byte stays back until the next packet goes out. An insert
+   * holds back every block's last byte, so that whenever it stops before its end marker the
+   * server has a block cut short, which every generation takes as an error: 18.16 takes data
+   * that simply ends at a packet boundary (the socket closed) as the end of the insert, and
+   * stores it.
    */
   async sendData(
     table: string,
     columns: readonly ColumnToWrite[],
     rows: number,
     blockWriter: NativeBlockWriter = new NativeBlockWriter(this.context, true),
+    hold = false,
+  ): Promise<void> {
+    await this.sendDataPacket(table, hold, (out, flushSome) =>
+      blockWriter.write(out, columns, rows, undefined, flushSome),
+    )
+  }
+
+  /**
+   * Sends a Data packet whose block was encoded before (a NativeBlockWriter with BlockInfo,
+   * this connection's context), as {@link sendData} does.
+   */
+  async sendEncodedData(table: string, block: Uint8Array, hold = false): Promise<void> {
+    await this.sendDataPacket(table, hold, (out) => out.raw(block))
+  }
+
+  private async sendDataPacket(
+    table: string,
+    hold: boolean,
+    writeBlock: (out: ByteWriter, flushSome?: () => void) => void,
   ): Promise<void> {
     const writer = this.writer.reset()
+    if (this.heldByte !== undefined) writer.u8(this.heldByte)
+    this.heldByte = undefined
     clientDataCodec.encode(writer, { table }, this.revision)
     if (this.codecs) {
       const frames = (this.frames ??= new FrameWriter(this.writer, this.codecs, {
@@ -242,15 +275,18 @@ export class NativeConnection implements Poolable {
       frames.input.reset()
       const before = frames.flushedBytes
       // Whole frames are compressed between columns: the input stays a few frames large.
-      blockWriter.write(frames.input, columns, rows, undefined, () => frames.flushWholeFrames())
+      writeBlock(frames.input, () => frames.flushWholeFrames())
       frames.flush()
       this.blockBytesSent += frames.flushedBytes - before
     } else {
       const start = writer.offset
-      blockWriter.write(writer, columns, rows)
+      writeBlock(writer)
       this.blockBytesSent += writer.offset - start
     }
-    await this.send(writer.finish())
+    const bytes = writer.finish()
+    if (!hold) return this.send(bytes)
+    this.heldByte = bytes[bytes.length - 1]
+    await this.send(bytes.subarray(0, bytes.length - 1))
   }
 
   /** Asks the server to stop the running query (it answers with EndOfStream or an Exception). */

@@ -8,6 +8,7 @@ import {
   defaultValueMapping,
   type NativeBlock,
   NativeBlockReader,
+  UsageError,
 } from '@clickwire/protocol'
 import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { describe, expect, it } from 'vitest'
@@ -52,11 +53,24 @@ function connectionWith(packets: IncomingPacket[], early: IncomingPacket[] = [])
     poll() {
       return early.shift()
     },
-    async sendData(_table: string, columns: { values: ArrayLike<unknown> }[], rows: number) {
+    async sendData(
+      _table: string,
+      columns: { values: ArrayLike<unknown> }[],
+      rows: number,
+      _writer?: unknown,
+      hold = false,
+    ) {
       sent.push({ rows, columns: columns.map((column) => Array.from(column.values)) })
+      holds.push(hold)
+    },
+    async sendEncodedData(_table: string, bytes: Uint8Array, hold = false) {
+      encoded.push(bytes.slice())
+      holds.push(hold)
     },
   }
-  return { connection: connection as unknown as NativeConnection, sent }
+  const encoded: Uint8Array[] = []
+  const holds: boolean[] = []
+  return { connection: connection as unknown as NativeConnection, sent, encoded, holds }
 }
 
 const columnsText =
@@ -66,9 +80,14 @@ const columnsText =
   "`label` String\tDEFAULT\tconcat('#', toString(id))\n" +
   '`m` UInt64\tMATERIALIZED\tid * 2\n'
 
+/** Batches as an async iterable: a stream, sent block by block as it is read. */
+async function* streamed<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items
+}
+
 describe('runInsert', () => {
   it('reads the defaults from TableColumns, cuts batches into blocks, and takes written rows from Progress at 54460', async () => {
-    const { connection, sent } = connectionWith([
+    const { connection, sent, holds } = connectionWith([
       { type: 'TableColumns', table: '', columns: columnsText },
       {
         type: 'Data',
@@ -93,7 +112,7 @@ describe('runInsert', () => {
           defaultKind,
           defaultExpression,
         }))
-        return [
+        return streamed([
           {
             rows: 5,
             columns: [
@@ -101,7 +120,7 @@ describe('runInsert', () => {
               ['a', 'b', 'c', 'd', 'e'],
             ],
           },
-        ]
+        ])
       },
       'q',
       2,
@@ -135,9 +154,46 @@ describe('runInsert', () => {
       { rows: 1, columns: [[5], ['e']] },
       { rows: 0, columns: [] },
     ])
+    // Every block's last byte is held back until the next packet; the end marker is whole.
+    expect(holds).toEqual([true, true, true, false])
     expect(outcome.rowsWritten).toBe(5)
     expect(outcome.progress.writtenRows).toBe(5)
     expect(state.streaming).toBe(true)
+  })
+
+  it('encodes every block of values in memory before sending any: a bad value in the last sends nothing', async () => {
+    const header = { type: 'Data' as const, table: '', block: headerBlock([{ name: 'u8', type: 'UInt8' }]) }
+    const bad = connectionWith([header])
+    const state = { streaming: false }
+    const failure = await runInsert(
+      bad.connection,
+      () => [{ rows: 5, columns: [[1, 2, 3, 4, 300]] }],
+      'q',
+      2,
+      state,
+      () => {},
+    ).catch((caught: unknown) => caught)
+    expect(UsageError.isInstance(failure), String(failure)).toBe(true)
+    expect((failure as Error).message).toBe(
+      'column [0] "u8" UInt8: row 4: 300 is not a valid UInt8 (out of range)',
+    )
+    expect([bad.sent, bad.encoded, bad.holds]).toEqual([[], [], []])
+    expect(state).toEqual({ streaming: true })
+
+    const good = connectionWith([header, progress(5), { type: 'EndOfStream' }])
+    const outcome = await runInsert(
+      good.connection,
+      () => [{ rows: 5, columns: [[1, 2, 3, 4, 5]] }],
+      'q',
+      2,
+      { streaming: false },
+      () => {},
+    )
+    // Three blocks as bytes, each held back by a byte, then the end marker.
+    expect(good.encoded.length).toBe(3)
+    expect(good.holds).toEqual([true, true, true, false])
+    expect(good.sent).toEqual([{ rows: 0, columns: [] }])
+    expect(outcome.rowsWritten).toBe(5)
   })
 
   it('raises an Exception that arrives between blocks, with the state saying the server was reading data', async () => {
@@ -149,7 +205,7 @@ describe('runInsert', () => {
     const state = { streaming: false }
     const failure = await runInsert(
       connection,
-      () => [{ rows: 4, columns: [['1', 'x', '3', '4']] }],
+      () => streamed([{ rows: 4, columns: [['1', 'x', '3', '4']] }]),
       'q9',
       2,
       state,

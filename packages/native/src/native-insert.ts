@@ -1,4 +1,5 @@
 import {
+  ByteWriter,
   type ColumnInput,
   type ColumnMeta,
   type ColumnParts,
@@ -53,7 +54,7 @@ export async function runInsert(
   queryId: string,
   blockRows: number,
   state: InsertState,
-  check: () => void,
+  stopIfFailed: () => void,
 ): Promise<InsertOutcome> {
   let progress: Progress = emptyProgress
   const inserted: InsertedCounts = { rows: 0, bytes: 0 }
@@ -110,35 +111,64 @@ export async function runInsert(
   // The codecs of rarer types (Dynamic, JSON, ...) load on demand: before the first encode.
   await codecsReady(header.map((column) => column.typeNode))
   const blocks = new NativeBlockWriter(connection.context, true)
-  let rowsSent = 0
-  for await (const batch of producer(columns)) {
-    check()
+  const check = (batch: InsertBatch) => {
     if (batch.columns.length !== columns.length) {
       throw new UsageError(
         `an insert batch has ${batch.columns.length} columns, the header has ${columns.length} (${columns.map((column) => column.name).join(', ')})`,
       )
     }
-    for (const piece of cut(batch, blockRows)) {
-      await connection.sendData(
-        '',
-        columns.map((column, index) => ({
-          name: column.name,
-          type: column.type,
-          values: piece.columns[index]!,
-        })),
-        piece.rows,
-        blocks,
-      )
-      rowsSent += piece.rows
-      state.rowsSent = rowsSent
-      // An error the server raised meanwhile (a bad value, a failing MATERIALIZED
-      // expression) stops the insert now rather than after the whole stream.
-      for (let packet = connection.poll(); packet; packet = connection.poll()) {
-        if (absorb(packet)) throw new ProtocolError('the server ended the insert early')
+  }
+  const toWrite = (piece: InsertBatch) =>
+    columns.map((column, index) => ({ name: column.name, type: column.type, values: piece.columns[index]! }))
+  let rowsSent = 0
+  /** Counts a block handed to the socket, and stops on an error the server raised meanwhile. */
+  const sent = (rows: number) => {
+    rowsSent += rows
+    state.rowsSent = rowsSent
+    // An error the server raised meanwhile (a bad value, a failing MATERIALIZED
+    // expression) stops the insert now rather than after the whole stream.
+    for (let packet = connection.poll(); packet; packet = connection.poll()) {
+      if (absorb(packet)) throw new ProtocolError('the server ended the insert early')
+    }
+  }
+  const batches = producer(columns)
+  // Every block's last byte is held back until the next packet (sendData's `hold`), so an
+  // insert that stops before its end marker leaves the server a block cut short: no server
+  // generation stores any of it.
+  if (!(Symbol.asyncIterator in batches)) {
+    // Values in memory (the client's arrays and columns come as a plain iterable): every
+    // block is encoded before the first is sent, so a value that cannot be encoded fails
+    // the insert with nothing sent. The blocks are kept as bytes, not as values.
+    const encoded: { rows: number; bytes: Uint8Array }[] = []
+    let sizeHint = 64 * 1024
+    for (const batch of batches) {
+      check(batch)
+      for (const piece of cut(batch, blockRows)) {
+        const writer = new ByteWriter(sizeHint)
+        blocks.write(writer, toWrite(piece), piece.rows)
+        const bytes = writer.finish()
+        sizeHint = Math.max(sizeHint, bytes.length + (bytes.length >> 3))
+        encoded.push({ rows: piece.rows, bytes })
+      }
+    }
+    for (let index = 0; index < encoded.length; index++) {
+      stopIfFailed()
+      const block = encoded[index]!
+      encoded[index] = undefined as never
+      await connection.sendEncodedData('', block.bytes, true)
+      sent(block.rows)
+    }
+  } else {
+    for await (const batch of batches) {
+      stopIfFailed()
+      check(batch)
+      for (const piece of cut(batch, blockRows)) {
+        await connection.sendData('', toWrite(piece), piece.rows, blocks, true)
+        sent(piece.rows)
       }
     }
   }
-  check()
+  stopIfFailed()
   await connection.sendData('', [], 0)
   state.endSent = true
   for (;;) if (absorb(await connection.receive())) break

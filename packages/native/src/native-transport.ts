@@ -41,6 +41,7 @@ import {
   keepsRowsWhenStopped,
   squashSetting,
   withInsertOutcome,
+  withOutcome,
 } from '@clickwire/protocol/insert'
 import { maxQuerySizeOf } from '@clickwire/protocol/params'
 import { loadCompression } from './compression-loader.js'
@@ -444,7 +445,8 @@ export class NativeTransport implements Transport {
    */
   async insert(table: string, producer: InsertProducer, options: InsertOptions = {}): Promise<InsertResult> {
     const queryId = options.queryId ?? randomUUID()
-    if (options.signal?.aborted) throw requestAbortError('insert', queryId, options.signal.reason)
+    if (options.signal?.aborted)
+      throw withOutcome(requestAbortError('insert', queryId, options.signal.reason), 'not-written')
     const columnList = options.columns?.length
       ? ` (${options.columns.map(quoteSqlIdentifier).join(', ')})`
       : ''
@@ -452,7 +454,9 @@ export class NativeTransport implements Transport {
     const budget = this.deadline('insert', queryId, options)
     const signal = options.signal
     for (let attempts = 1; ; attempts++) {
-      const connection = await this.acquire(signal, budget.remaining())
+      const connection = await this.acquire(signal, budget.remaining()).catch((error: unknown) => {
+        throw withOutcome(error, 'not-written')
+      })
       const state: { streaming: boolean; rowsSent?: number; endSent?: boolean } = { streaming: false }
       let failure: Error | undefined
       let querySent = false
@@ -536,16 +540,13 @@ export class NativeTransport implements Transport {
     querySent: boolean,
   ): unknown {
     const error = failure ?? caught
-    if (!querySent || ClickHouseError.isInstance(error) || UsageError.isInstance(error)) return error
-    if (
-      !ConnectionError.isInstance(error) &&
-      !TimeoutError.isInstance(error) &&
-      !AbortError.isInstance(error)
-    )
-      return error
+    // The Query packet never went out: the server knows nothing of this insert.
+    if (!querySent) return withOutcome(error, 'not-written')
+    const stopped =
+      ConnectionError.isInstance(error) || TimeoutError.isInstance(error) || AbortError.isInstance(error)
     // A stale pooled connection that failed before any answer is retried with the same query
     // id: nothing to kill then.
-    if (connection.pump.received > 0 || !ConnectionError.isInstance(error))
+    if (stopped && (connection.pump.received > 0 || !ConnectionError.isInstance(error)))
       this.killQuery(connection.server.host, queryId)
     const settings = { ...this.options.settings, ...options.settings }
     return withInsertOutcome(

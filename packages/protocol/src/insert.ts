@@ -10,4 +10,5 @@ export {
   keepsRowsWhenStopped,
   squashSetting,
   withInsertOutcome,
+  withOutcome,
 } from './errors/insert-outcome.js'

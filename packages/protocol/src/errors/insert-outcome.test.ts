@@ -8,8 +8,11 @@ import {
   keepsRowsWhenStopped,
   squashSetting,
   withInsertOutcome,
+  withOutcome,
 } from './insert-outcome.js'
+import { ProtocolError } from './protocol-error.js'
 import { TimeoutError } from './timeout-error.js'
+import { UsageError } from './usage-error.js'
 
 const squash = { squashRows: defaultSquashing.rows, squashBytes: defaultSquashing.bytes }
 
@@ -79,12 +82,41 @@ describe('withInsertOutcome', () => {
     expect([AbortError.isInstance(abort), abort.insertOutcome]).toEqual([true, 'unknown'])
   })
 
-  it('leaves the server’s own errors as they are: the server said what happened', () => {
+  it('gives the server’s own errors the outcome, keeping the error: the server failed the insert', () => {
     const server = new ClickHouseError({ code: 27, type: 'DB::Exception', message: 'Cannot parse input' })
-    expect(withInsertOutcome(server, at, 'q4')).toBe(server)
+    const refused = withInsertOutcome(server, at, 'q4') as ClickHouseError
+    expect(refused).toBe(server)
+    expect(refused.message).toBe('Cannot parse input')
+    // All was sent, but the server refused it: only squashed blocks could have been stored.
+    expect(refused.insertOutcome).toBe('not-written')
+    const large = new ClickHouseError({ code: 27, type: 'DB::Exception', message: 'Cannot parse input' })
+    const past = withInsertOutcome(large, { ...at, rowsSent: 2_000_000 }, 'q5') as ClickHouseError
+    expect(past.insertOutcome).toBe('incomplete')
   })
 
-  it('says incomplete when a server that keeps a stopped insert’s rows had some of them', () => {
+  it('gives usage errors, protocol errors and the source’s own errors the outcome, keeping them', () => {
+    const broke = { allSent: false, rowsSent: 2000, bytesSent: 10_000, ...squash }
+    const usage = new UsageError('column [1] "u8" UInt8: row 150000: 300 is not a valid UInt8 (out of range)')
+    expect(withInsertOutcome(usage, broke, 'q6')).toBe(usage)
+    expect(usage.insertOutcome).toBe('not-written')
+    const protocol = withInsertOutcome(
+      new ProtocolError('unexpected Totals packet'),
+      at,
+      'q7',
+    ) as ProtocolError
+    expect(protocol.insertOutcome).toBe('unknown')
+    const own = new Error('the source broke')
+    expect(withInsertOutcome(own, broke, 'q8')).toBe(own)
+    expect((own as { insertOutcome?: string }).insertOutcome).toBe('not-written')
+    // Not among its keys: a caller's error that is logged or compared stays as it was.
+    expect(Object.keys(own)).toEqual([])
+    // An outcome already given is kept; a value that is no error is left alone.
+    expect(withOutcome(usage, 'unknown')).toBe(usage)
+    expect(usage.insertOutcome).toBe('not-written')
+    expect(withOutcome('text', 'not-written')).toBe('text')
+  })
+
+  it('says incomplete when the caller says the server keeps a stopped insert’s rows and it had some', () => {
     const at = { allSent: false, rowsSent: 3, bytesSent: 30, squashRows: 1_048_576, squashBytes: 268_435_456 }
     const stopped = withInsertOutcome(
       new AbortError(undefined, 'insert q1 was aborted'),
@@ -93,7 +125,7 @@ describe('withInsertOutcome', () => {
     ) as AbortError
     expect(stopped.insertOutcome).toBe('incomplete')
     expect(stopped.message).toBe(
-      'insert q1 was aborted; insert q1: the insert is incomplete: it was stopped before all of its data was sent, and a server before 26.x stores the rows it had when an insert is stopped (3 rows sent)',
+      'insert q1 was aborted; insert q1: the insert is incomplete: it was stopped before all of its data was sent, and the server may store the rows it had when an insert is stopped (3 rows sent)',
     )
     // A broken connection is not a stop: the server drops what it had (checked on 18.16).
     const broken = withInsertOutcome(
@@ -109,9 +141,10 @@ describe('withInsertOutcome', () => {
       'q1',
     ) as TimeoutError
     expect(none.insertOutcome).toBe('not-written')
-    expect(keepsRowsWhenStopped('18.16.1')).toBe(true)
-    expect(keepsRowsWhenStopped('25.8.3.1')).toBe(true)
+    // No version does, since every block's last byte is held back (measured on 18.16 and 26.x).
+    expect(keepsRowsWhenStopped('18.16.1')).toBe(false)
+    expect(keepsRowsWhenStopped('25.8.3.1')).toBe(false)
     expect(keepsRowsWhenStopped('26.7.2.1')).toBe(false)
-    expect(keepsRowsWhenStopped(undefined)).toBe(true)
+    expect(keepsRowsWhenStopped(undefined)).toBe(false)
   })
 })

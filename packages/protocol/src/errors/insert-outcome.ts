@@ -1,5 +1,6 @@
 import { AbortError } from './abort-error.js'
-import type { ClickwireError, InsertOutcome } from './clickwire-error.js'
+import { ClickHouseError } from './clickhouse-error.js'
+import { ClickwireError, type InsertOutcome } from './clickwire-error.js'
 import { ConnectionError } from './connection-error.js'
 import { TimeoutError } from './timeout-error.js'
 
@@ -28,14 +29,15 @@ export interface InsertProgressAtBreak {
 
 /**
  * Whether a server of this version may store the rows an insert had sent when the client
- * stops it. Measured: 18.16 does (an insert of one row, stopped by an abort, a timeout or
- * close(), over native and HTTP, left its row stored); 26.7 does not (0 rows in the same
- * cases). Versions between were not measured, so they are taken to keep rows: saying "may
- * be stored" of rows that were not is safe, saying "not written" of stored rows is not.
+ * stops it (a timeout, an abort, close(), a failing source). No version does, since both
+ * transports hold back the last byte of every block until the next one goes out: data that
+ * stops early always ends inside a block, which every server takes as an error. (Without
+ * that, 18.16 stored such rows, over native and HTTP: it takes data that ends at a block
+ * boundary as the whole insert; 26.x did not.) Rows of blocks the server had already
+ * squashed and written stay stored on every version: {@link insertOutcomeAt} says so.
  */
-export function keepsRowsWhenStopped(version: string | undefined): boolean {
-  const major = Number(/^(\d+)\./.exec(version ?? '')?.[1])
-  return !(major >= 26)
+export function keepsRowsWhenStopped(_version: string | undefined): boolean {
+  return false
 }
 
 /**
@@ -75,9 +77,14 @@ export function squashSetting(value: unknown, fallback: number): number {
 }
 
 /**
- * The same error with what is known about the insert's rows: a connection failure, a
- * timeout or an abort gets {@link ClickwireError.insertOutcome} and the explaining sentence
- * in its message; any other error (the server's own, a usage error) is returned as it is.
+ * The same error with what is known about the insert's rows, as
+ * {@link ClickwireError.insertOutcome}. A connection failure, a timeout or an abort is made
+ * again with the explaining sentence in its message. Any other error keeps its message and
+ * gets the outcome as a property: the server's own error (it failed the insert, so only
+ * blocks it had squashed and written can be stored), a protocol error, a usage error (a
+ * value that cannot be encoded: the client stopped sending, and the block it cut short makes
+ * the server drop the rest), and the caller's own error from its source of rows (an
+ * `Error` gets the property, when it has none).
  */
 export function withInsertOutcome(error: unknown, at: InsertProgressAtBreak, queryId: string): unknown {
   const stopped = TimeoutError.isInstance(error) || AbortError.isInstance(error)
@@ -85,7 +92,7 @@ export function withInsertOutcome(error: unknown, at: InsertProgressAtBreak, que
     stopped && at.stoppedKeepsRows && !at.allSent && at.rowsSent > 0
       ? {
           outcome: 'incomplete' as const,
-          text: `the insert is incomplete: it was stopped before all of its data was sent, and a server before 26.x stores the rows it had when an insert is stopped (${at.rowsSent} rows sent)`,
+          text: `the insert is incomplete: it was stopped before all of its data was sent, and the server may store the rows it had when an insert is stopped (${at.rowsSent} rows sent)`,
         }
       : insertOutcomeAt(at)
   const suffix = `; insert ${queryId}: ${known.text}`
@@ -109,6 +116,28 @@ export function withInsertOutcome(error: unknown, at: InsertProgressAtBreak, que
   if (AbortError.isInstance(error)) {
     if (error.insertOutcome) return error
     return new AbortError(error.reason, `${original.message}${suffix}`, { insertOutcome: known.outcome })
+  }
+  // The server failed the insert itself: whatever it had not written yet is dropped, even
+  // when all of the data had been sent.
+  const refused = ClickHouseError.isInstance(error)
+  return withOutcome(error, refused ? insertOutcomeAt({ ...at, allSent: false }).outcome : known.outcome)
+}
+
+/**
+ * `error` with {@link ClickwireError.insertOutcome} set to `outcome`, unless it has one: a
+ * ClickwireError, or any other `Error` (the caller's own, from its source of rows), which
+ * gets it as a property that does not show in its enumerable keys. Other values are
+ * returned as they are.
+ */
+export function withOutcome(error: unknown, outcome: InsertOutcome): unknown {
+  if (!(error instanceof Error) && !ClickwireError.isInstance(error)) return error
+  const target = error as { insertOutcome?: InsertOutcome }
+  if (target.insertOutcome !== undefined) return error
+  if (ClickwireError.isInstance(error)) {
+    // A class field, readonly in its type only.
+    target.insertOutcome = outcome
+  } else if (Object.isExtensible(error)) {
+    Object.defineProperty(error, 'insertOutcome', { value: outcome, configurable: true, writable: true })
   }
   return error
 }
