@@ -1,11 +1,5 @@
 import { inspect } from 'node:util'
-import {
-  ByteWriter,
-  ClickHouseError,
-  ConnectionError,
-  clientRevision,
-  defaultValueMapping,
-} from '@clickwire/protocol'
+import { ByteWriter, ClickHouseError, ConnectionError, defaultValueMapping } from '@clickwire/protocol'
 import { compressFrames } from '@clickwire/protocol/frames'
 import { NativeBlockWriter } from '@clickwire/protocol/insert'
 import { describe, expect, it } from 'vitest'
