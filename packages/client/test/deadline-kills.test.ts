@@ -1,40 +1,11 @@
-// Every deadline stops the server's work too: whichever limit fires (the receive timeout,
-// the request timeout, an abort, close()), the query is gone from system.processes soon
-// after, on both transports. The query below sends nothing for a long time (rows are
-// counted, so nothing comes before the end; progress is held back by a large interactive_delay, HTTP sends no progress
-// headers), so the receive timeout fires; and the server, which polls the client only
-// every interactive_delay, does not notice a closed connection by itself.
-import { modernKeeperQueryId } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
-import { AbortError, type Client, TimeoutError } from '../src/index.js'
+import { AbortError, TimeoutError } from '../src/index.js'
+import { goneWithin, waitRunning } from './support/server-processes.js'
 import { clientFor, server, thrown, transports } from './support/transports.js'
 
 const silentQuery =
   'SELECT count() AS n FROM numbers(200) WHERE sleepEachRow(0.5) = 0 ' +
   'SETTINGS max_block_size = 1, interactive_delay = 60000000, send_progress_in_http_headers = 0'
-
-/** Milliseconds until the server no longer runs `queryId`; -1 if it still does after `limitMs`. */
-async function goneWithin(observer: Client, queryId: string, limitMs: number): Promise<number> {
-  const started = Date.now()
-  while (Date.now() - started < limitMs) {
-    const rs = await observer.query(
-      `SELECT count() AS n FROM system.processes WHERE query_id = '${queryId}' AND query_id != '${modernKeeperQueryId}'`,
-    )
-    if ((await rs.rows())[0]?.n === 0n) return Date.now() - started
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return -1
-}
-
-/** Waits until the server runs `queryId` (so the deadline hits a running query). */
-async function running(observer: Client, queryId: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const rs = await observer.query(`SELECT count() AS n FROM system.processes WHERE query_id = '${queryId}'`)
-    if ((await rs.rows())[0]?.n === 1n) return
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  throw new Error(`query ${queryId} never showed up in system.processes`)
-}
 
 describe.each(transports)('%s', (transport) => {
   const id = (what: string) =>
@@ -47,11 +18,11 @@ describe.each(transports)('%s', (transport) => {
     await using ch = clientFor(transport, { receiveTimeoutMs: 500 })
     await using observer = clientFor(transport)
     const queryId = id('receive')
-    const watching = running(observer, queryId)
+    const watching = waitRunning(observer, queryId)
     const error = await thrown(async () => (await ch.query(silentQuery, { queryId })).rows())
     await watching.catch(() => {})
     expect(error).toBeInstanceOf(TimeoutError)
-    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+    expect(await goneWithin(observer, queryId, 10_000)).toBeGreaterThanOrEqual(0)
   })
 
   it('a request timeout kills the query on the server', async () => {
@@ -60,7 +31,7 @@ describe.each(transports)('%s', (transport) => {
     const queryId = id('request')
     const error = await thrown(async () => (await ch.query(silentQuery, { queryId })).rows())
     expect(error).toBeInstanceOf(TimeoutError)
-    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+    expect(await goneWithin(observer, queryId, 10_000)).toBeGreaterThanOrEqual(0)
   })
 
   it('a per-call timeout kills the query on the server', async () => {
@@ -69,7 +40,7 @@ describe.each(transports)('%s', (transport) => {
     const queryId = id('call')
     const error = await thrown(async () => (await ch.query(silentQuery, { queryId, timeoutMs: 700 })).rows())
     expect(error).toBeInstanceOf(TimeoutError)
-    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+    expect(await goneWithin(observer, queryId, 10_000)).toBeGreaterThanOrEqual(0)
   })
 
   it('an abort kills the query on the server', async () => {
@@ -77,7 +48,7 @@ describe.each(transports)('%s', (transport) => {
     await using observer = clientFor(transport)
     const queryId = id('abort')
     const controller = new AbortController()
-    void running(observer, queryId).then(
+    void waitRunning(observer, queryId).then(
       () => controller.abort(),
       () => controller.abort(),
     )
@@ -85,7 +56,7 @@ describe.each(transports)('%s', (transport) => {
       (await ch.query(silentQuery, { queryId, signal: controller.signal })).rows(),
     )
     expect(error).toBeInstanceOf(AbortError)
-    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+    expect(await goneWithin(observer, queryId, 10_000)).toBeGreaterThanOrEqual(0)
   })
 
   // close() right after the error, as `await using` and a try/finally do: the KILL QUERY
@@ -94,7 +65,7 @@ describe.each(transports)('%s', (transport) => {
     const ch = clientFor(transport)
     await using observer = clientFor(transport)
     const queryId = id('call-close')
-    const seen = running(observer, queryId).then(
+    const seen = waitRunning(observer, queryId).then(
       () => true,
       () => false,
     )
@@ -103,7 +74,7 @@ describe.each(transports)('%s', (transport) => {
     expect(error).toBeInstanceOf(TimeoutError)
     expect(await seen).toBe(true)
     // The query would run 100 s if nothing stopped it: 5 s tells the two apart on a loaded machine.
-    expect(await goneWithin(observer, queryId, 5000)).toBeGreaterThanOrEqual(0)
+    expect(await goneWithin(observer, queryId, 10_000)).toBeGreaterThanOrEqual(0)
   })
 
   it('an abort, then close() at once: the query is gone from the server', async () => {
@@ -111,7 +82,7 @@ describe.each(transports)('%s', (transport) => {
     await using observer = clientFor(transport)
     const queryId = id('abort-close')
     const controller = new AbortController()
-    const seen = running(observer, queryId).then(
+    const seen = waitRunning(observer, queryId).then(
       () => true,
       () => false,
     )
@@ -122,7 +93,7 @@ describe.each(transports)('%s', (transport) => {
     await ch.close()
     expect(error).toBeInstanceOf(AbortError)
     expect(await seen).toBe(true)
-    expect(await goneWithin(observer, queryId, 5000)).toBeGreaterThanOrEqual(0)
+    expect(await goneWithin(observer, queryId, 10_000)).toBeGreaterThanOrEqual(0)
   })
 
   it('close() kills the query on the server', async () => {
@@ -130,10 +101,10 @@ describe.each(transports)('%s', (transport) => {
     await using observer = clientFor(transport)
     const queryId = id('close')
     const result = thrown(async () => (await ch.query(silentQuery, { queryId })).rows())
-    await running(observer, queryId)
+    await waitRunning(observer, queryId)
     await ch.close()
     const error = await result
     expect(error).toBeInstanceOf(Error)
-    expect(await goneWithin(observer, queryId, 2000)).toBeGreaterThanOrEqual(0)
+    expect(await goneWithin(observer, queryId, 10_000)).toBeGreaterThanOrEqual(0)
   })
 })

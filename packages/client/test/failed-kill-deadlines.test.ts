@@ -9,9 +9,10 @@
 // setting nor the check: there, over HTTP, only a KILL that gets through stops the query, so
 // the client sends it again after a failure (the last test), and a KILL that never gets
 // through leaves the query running (asserted as such, then killed by the test).
-import { FaultProxy, modernKeeperQueryId } from '@clickwire/testing'
+import { FaultProxy } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import { AbortError, type Client, ConnectionError, createClient, TimeoutError } from '../src/index.js'
+import { goneWithin, runsNow, waitRunning } from './support/server-processes.js'
 import { clientFor, server, thrown, transports } from './support/transports.js'
 
 /** 200 rows at 0.5 s each: 100 s unless something stops it. */
@@ -20,37 +21,6 @@ const longQuery =
 
 /** Generous on a loaded machine, and far below the query's 100 s. */
 const goneLimitMs = 10_000
-
-/** Milliseconds until the server no longer runs `queryId`; -1 if it still does after `limitMs`. */
-async function goneWithin(observer: Client, queryId: string, limitMs: number): Promise<number> {
-  const started = Date.now()
-  while (Date.now() - started < limitMs) {
-    const rs = await observer.query(
-      `SELECT count() AS n FROM system.processes WHERE query_id = '${queryId}' AND query_id != '${modernKeeperQueryId}'`,
-    )
-    if ((await rs.rows())[0]?.n === 0n) return Date.now() - started
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return -1
-}
-
-/** Whether the server runs `queryId` now. */
-async function runs(observer: Client, queryId: string): Promise<boolean> {
-  const rs = await observer.query(`SELECT count() AS n FROM system.processes WHERE query_id = '${queryId}'`)
-  return (await rs.rows())[0]?.n === 1n
-}
-
-/** Resolves once the server runs `queryId`; rejects after 20 s. */
-async function running(observer: Client, queryId: string): Promise<void> {
-  const started = Date.now()
-  while (Date.now() - started < 20_000) {
-    const rs = await observer.query(`SELECT count() AS n FROM system.processes WHERE query_id = '${queryId}'`)
-    if ((await rs.rows())[0]?.n === 1n) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  const all = await (await observer.query('SELECT query_id, elapsed FROM system.processes')).rows()
-  throw new Error(`query ${queryId} never showed up in system.processes: ${JSON.stringify(all)}`)
-}
 
 /**
  * A client through a proxy that resets every connection a KILL QUERY goes out on (a new one
@@ -108,7 +78,7 @@ describe.each(transports)('%s', (transport) => {
     options: { timeoutMs?: number; signal?: AbortSignal; settings?: Record<string, number> } = {},
   ) {
     const result = thrown(async () => (await setup.client.query(longQuery, { queryId, ...options })).rows())
-    await running(observer, queryId)
+    await waitRunning(observer, queryId)
     setup.proxy.setFault({ refuse: true })
     return { result }
   }
@@ -124,7 +94,7 @@ describe.each(transports)('%s', (transport) => {
   ) {
     if (onlyKillStops) {
       await new Promise((resolve) => setTimeout(resolve, 3000))
-      expect(await runs(observer, queryId)).toBe(true)
+      expect(await runsNow(observer, queryId)).toBe(true)
       await (await observer.query(`KILL QUERY WHERE query_id = '${queryId}' SYNC`)).rows()
     }
     expect(await goneWithin(observer, queryId, goneLimitMs)).toBeGreaterThanOrEqual(0)
@@ -175,13 +145,13 @@ describe.each(transports)('%s', (transport) => {
     const sql = runsToEnd ? longQuery.replace('numbers(200)', 'numbers(30)') : longQuery
     const started = Date.now()
     const result = thrown(async () => (await setup.client.query(sql, { queryId })).rows())
-    await running(observer, queryId)
+    await waitRunning(observer, queryId)
     setup.proxy.setFault({ refuse: true })
     setup.proxy.resetAll()
     expect(await result).toBeInstanceOf(ConnectionError)
     if (runsToEnd) {
       await new Promise((resolve) => setTimeout(resolve, 3000))
-      expect(await runs(observer, queryId)).toBe(true)
+      expect(await runsNow(observer, queryId)).toBe(true)
       expect(await goneWithin(observer, queryId, 30_000)).toBeGreaterThanOrEqual(0)
       expect(Date.now() - started).toBeGreaterThanOrEqual(14_000)
       return
@@ -203,7 +173,7 @@ describe.each(transports)('%s', (transport) => {
     const result = thrown(async () =>
       (await setup.client.query(longQuery, { queryId, timeoutMs: 3000, settings })).rows(),
     )
-    await running(observer, queryId)
+    await waitRunning(observer, queryId)
     expect(await result).toBeInstanceOf(TimeoutError)
     expect(await goneWithin(observer, queryId, goneLimitMs)).toBeGreaterThanOrEqual(0)
     if (transport === 'http') {
