@@ -49,6 +49,8 @@ const blockRows = 250
 const data = Array.from({ length: totalRows }, (_, id) => ({ id, s: `row ${id} of the cut insert` }))
 /** Rows left after failed inserts, per commit mode: the run's evidence for the guarantee. */
 const leftovers: Record<string, number[]> = { squashed: [], 'per block': [] }
+/** What the failed inserts' errors said (`insertOutcome`) against the rows they left. */
+const saidOverLeft: Record<string, number> = {}
 const commitModes = {
   squashed: {},
   'per block': { min_insert_block_size_rows: 1 },
@@ -58,7 +60,7 @@ const plan = faultPlan(seededRandom(faultSeed ^ 0x5bd1e995), longMode ? 20 : 2, 
 afterAll(() => {
   guard.dispose()
   console.log(
-    `[faults] inserts: ${reports.length} cases (seed ${faultSeed}), outcomes ${JSON.stringify(tallyOutcomes(reports))}, rows left by failed inserts ${JSON.stringify(leftovers)}`,
+    `[faults] inserts: ${reports.length} cases (seed ${faultSeed}), outcomes ${JSON.stringify(tallyOutcomes(reports))}, rows left by failed inserts ${JSON.stringify(leftovers)}, insertOutcome said : rows left ${JSON.stringify(saidOverLeft)}`,
   )
 })
 
@@ -190,6 +192,13 @@ for (const transport of transports) {
               expect(committed, label).toBe(totalRows)
             } else {
               leftovers[commit]!.push(committed)
+              // Every insert error says what may be stored, and never "not written" over
+              // rows that are there.
+              const said = (report.error as { insertOutcome?: string } | undefined)?.insertOutcome
+              const seen = `${said} : ${committed === 0 ? 'none' : committed === totalRows ? 'all' : 'some'}`
+              saidOverLeft[seen] = (saidOverLeft[seen] ?? 0) + 1
+              expect(['not-written', 'incomplete', 'unknown'], label).toContain(said)
+              if (committed > 0) expect(said, label).not.toBe('not-written')
               // Whole blocks or none, never part of a block.
               expect(committed % blockRows, label).toBe(0)
               expect(committed, label).toBeLessThanOrEqual(totalRows)
