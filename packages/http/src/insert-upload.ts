@@ -72,8 +72,16 @@ export class InsertUpload {
     })()
     const encoded = gzip ? gzipChunks(blocks) : blocks
     return (async function* () {
-      yield* encoded
+      // One chunk is kept back, so that the last one is known before it goes out: once it is
+      // handed to the backend the server may have the whole body and take the insert, so the
+      // insert counts as all sent from then on, not only once the backend asks for more.
+      let last: Uint8Array | undefined
+      for await (const chunk of encoded) {
+        if (last !== undefined) yield last
+        last = chunk
+      }
       upload.allSent = true
+      if (last !== undefined) yield last
     })()
   }
 

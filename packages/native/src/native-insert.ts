@@ -169,8 +169,10 @@ export async function runInsert(
     }
   }
   stopIfFailed()
-  await connection.sendData('', [], 0)
+  // All sent from the moment the end marker is handed to the socket, not once the write
+  // resolves: the server may have it, and take the insert, while the write still waits.
   state.endSent = true
+  await connection.sendData('', [], 0)
   for (;;) if (absorb(await connection.receive())) break
   // Servers that report an insert only in ProfileEvents (26.7 sends no Progress for it)
   // still get written counters in the outcome, the same as HTTP's summary shows.
