@@ -61,8 +61,14 @@ describe('slabReads', () => {
       })
       const chunks: Uint8Array[] = []
       // Read nothing for a while: the readable side fills past its high-water mark and the
-      // socket stops reading, as it does while undici's parser is paused.
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // socket stops reading, as it does while undici's parser is paused. Waited for by time
+      // (up to 10 s), not for a fixed 100 ms that a loaded machine may not give the socket.
+      for (const until = Date.now() + 10_000; Date.now() < until; ) {
+        if (socket.readableLength >= socket.readableHighWaterMark) break
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      // A little longer, so that a socket that kept reading past the mark would show it.
+      await new Promise((resolve) => setTimeout(resolve, 50))
       expect(socket.readableLength).toBeGreaterThanOrEqual(socket.readableHighWaterMark)
       expect(socket.readableLength).toBeLessThanOrEqual(socket.readableHighWaterMark + (64 << 10))
       socket.on('readable', () => {
