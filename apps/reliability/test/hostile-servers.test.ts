@@ -10,7 +10,7 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { ClickwireError, createClient } from '@clickwire/client'
 import { afterAll, describe, expect, it } from 'vitest'
 import { installProcessGuard } from '../src/guards/process-guard.js'
-import { concat, goodBlock, lz4Frame, lz4Zeros, noneFrame } from './support/hostile-frames.js'
+import { concat, goodBlock, lz4Frame, lz4Zeros, noneFrame, text, varUInt } from './support/hostile-frames.js'
 
 const guard = installProcessGuard()
 afterAll(() => guard.dispose())
@@ -26,18 +26,6 @@ const settleWithinMs = requestTimeoutMs + 5000
 /** More RSS growth than this for one case means the client believed a length. */
 const rssLimitBytes = 96 * 1024 * 1024
 
-function varUInt(value: bigint): number[] {
-  const out: number[] = []
-  let rest = value
-  do {
-    let byte = Number(rest & 0x7fn)
-    rest >>= 7n
-    if (rest > 0n) byte |= 0x80
-    out.push(byte)
-  } while (rest > 0n)
-  return out
-}
-const text = (value: string) => [...varUInt(BigInt(Buffer.byteLength(value))), ...Buffer.from(value)]
 const u64 = (value: bigint) => [...Buffer.from(new BigUint64Array([value]).buffer)]
 const huge = 1n << 60n
 

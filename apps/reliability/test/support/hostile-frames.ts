@@ -3,6 +3,7 @@
 // and Native blocks that declare large values. Built by hand (not by our encoder), so each
 // one says exactly what a broken or malicious server could send.
 import { cityhash128 } from '@clickwire/protocol/frames'
+import { concatBytes } from '@clickwire/testing'
 
 /** LZ4's greatest expansion: a match length byte of 255 adds 255 output bytes. */
 export const lz4MaxRatio = 255
@@ -75,16 +76,9 @@ export const lz4Frame = (payload: Uint8Array, declared: number) => frame(0x82, p
 /** A NONE frame of `data` (what a server sends for data it does not compress). */
 export const noneFrame = (data: Uint8Array) => frame(0x02, data, data.length)
 
-/** Joins byte arrays. */
+/** Joins byte arrays (number arrays taken as bytes). */
 export function concat(parts: readonly (Uint8Array | readonly number[])[]): Uint8Array {
-  const arrays = parts.map((part) => (part instanceof Uint8Array ? part : Uint8Array.from(part)))
-  const out = new Uint8Array(arrays.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of arrays) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
+  return concatBytes(...parts.map((part) => (part instanceof Uint8Array ? part : Uint8Array.from(part))))
 }
 
 /** A Native block of `rows` UInt32 values 0..rows-1 in a column `x` (without BlockInfo). */
