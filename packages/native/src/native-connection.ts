@@ -255,7 +255,22 @@ export class NativeConnection implements Poolable {
    * this connection's context), as {@link sendData} does.
    */
   async sendEncodedData(table: string, block: Uint8Array, hold = false): Promise<void> {
-    await this.sendDataPacket(table, hold, (out) => out.raw(block))
+    if (this.codecs || block.length === 0) {
+      await this.sendDataPacket(table, hold, (out) => out.raw(block))
+      return
+    }
+    // Uncompressed, the block goes out as it is, after its packet header: copying a block of
+    // megabytes into the packet writer cost an in-memory insert a quarter of its time.
+    const writer = this.writer.reset()
+    if (this.heldByte !== undefined) writer.u8(this.heldByte)
+    this.heldByte = undefined
+    clientDataCodec.encode(writer, { table }, this.revision)
+    this.blockBytesSent += block.length
+    const header = writer.finish()
+    const body = hold ? block.subarray(0, block.length - 1) : block
+    if (hold) this.heldByte = block[block.length - 1]
+    // Both writes queue on the socket at once; the writer is reused only after both resolve.
+    await Promise.all([this.send(header), this.send(body)])
   }
 
   private async sendDataPacket(

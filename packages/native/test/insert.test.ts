@@ -261,3 +261,27 @@ it('refuses an INSERT with inline rows sent as a command where the server would 
   await native.command(`INSERT INTO ${table} SELECT 7`)
   expect(await firstValue(native, `SELECT sum(a) FROM ${table}`)).toBe(7n)
 })
+
+it.each(['none', 'lz4'] as const)(
+  'stores an in-memory insert of several blocks whole (compression %s)',
+  async (compression) => {
+    // Uncompressed, a pre-encoded block goes out as it is after its packet header, with its
+    // last byte held back until the next packet: every byte must still arrive in order.
+    const table = await createTable('id UInt32, label String')
+    const writer = nativeOn(server, { compression, insertBlockRows: 30_000, maxConnections: 1 })
+    try {
+      const ids = Uint32Array.from({ length: 100_000 }, (_, i) => i)
+      const result = await writer.insert(table, () => [
+        { rows: ids.length, columns: [ids, Array.from(ids, (id) => `#${id}`)] },
+      ])
+      expect(result.rowsWritten).toBe(100_000)
+    } finally {
+      await writer.close()
+    }
+    const summary = await firstValue(
+      native,
+      `SELECT toString((count(), sum(id), countIf(label = concat('#', toString(id))))) FROM ${table}`,
+    )
+    expect(summary).toBe('(100000,4999950000,100000)')
+  },
+)
