@@ -2,7 +2,8 @@
 # Makes a fresh clone runnable: OS packages (ClickHouse 18.16 from Debian, openssl,
 # chromium, zookeeper; see install-clickhouse.sh), pnpm 12.4.2 (pinned in package.json),
 # the workspace dependencies (they bring ClickHouse 26.7, npm @chdb/lib-linux-x64-gnu), then
-# ClickHouse 26.9 (PyPI chdb-core, see install-chdb-core.sh).
+# ClickHouse 26.9 (PyPI chdb-core, see install-chdb-core.sh), then the runtimes of the test matrix
+# (Node 22/24/26, Bun, Deno, workerd from the npm registry, see install-runtimes.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,3 +24,5 @@ fi
 pnpm install --frozen-lockfile
 
 scripts/install-chdb-core.sh
+
+scripts/install-runtimes.sh

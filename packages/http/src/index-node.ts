@@ -1,7 +1,9 @@
 /**
  * `@clickwire/http` for Node (the `node` export condition): requests go through an undici
- * Pool with keep-alive, unless a `fetch` is given. Same API as the browser entry.
+ * Pool with keep-alive, unless a `fetch` is given (or on Bun, whose undici has no Pool we can
+ * drive: its own fetch there). Same API as the browser entry.
  */
+import { bunFetch, onBun } from './bun-fetch-node.js'
 import { fetchBackend } from './fetch-backend.js'
 import type { HttpTransportOptions } from './http-options.js'
 import { HttpTransport } from './http-transport.js'
@@ -28,7 +30,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     (resolved, user) =>
       user.fetch
         ? fetchBackend({ fetch: user.fetch, streamingUploads: true })
-        : undiciBackend(resolved, user.tls),
+        : onBun()
+          ? fetchBackend({ fetch: bunFetch(user.tls), streamingUploads: true })
+          : undiciBackend(resolved, user.tls),
     // LZ4 (native addon to compress, WebAssembly to decompress) and ZSTD, loaded only when
     // compressed frames are used.
     { loadCodecs: async () => (await import('@clickwire/protocol/compression-node')).nodeCompression() },

@@ -74,7 +74,7 @@ export function writeQueryRequest(writer: ByteWriter, request: QueryRequest, rev
         versionPatch: clientVersion.patch,
         revision: clientRevision,
         osUser: osUser(),
-        hostname: hostname(),
+        hostname: clientHostname(),
         quotaKey: request.quotaKey,
         traceContext: request.traceContext,
       }),
@@ -85,6 +85,20 @@ export function writeQueryRequest(writer: ByteWriter, request: QueryRequest, rev
     },
     revision,
   )
+}
+
+// Both are sent empty where the runtime refuses them (Deno without `--allow-sys`): they only
+// label the query in system.processes and query_log, so they are never worth a failure.
+let cachedHostname: string | undefined
+function clientHostname(): string {
+  if (cachedHostname === undefined) {
+    try {
+      cachedHostname = hostname()
+    } catch {
+      cachedHostname = ''
+    }
+  }
+  return cachedHostname
 }
 
 let cachedOsUser: string | undefined

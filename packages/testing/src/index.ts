@@ -35,6 +35,7 @@ export {
   modernReplicationUnsupported,
 } from './modern-engine.js'
 export { type ParameterCase, parameterCases } from './parameter-cases.js'
+export { type RuntimeName, runtimeBinary } from './runtime-binaries.js'
 export {
   checkKeptWhileRecycling,
   checkScanBlock,

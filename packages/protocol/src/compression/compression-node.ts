@@ -1,7 +1,8 @@
+import { UsageError } from '../errors/usage-error.js'
 import type { CompressionCodec, CompressionCodecs } from './compression-codec.js'
 import { loadZstd, type ZstdOptions, zstdCodec } from './compression-portable.js'
 import { frameHeaderSize } from './frame-format.js'
-import { type Lz4Wasm, loadLz4Wasm } from './lz4-wasm.js'
+import { type Lz4Wasm, loadLz4Wasm, lz4WasmCodec } from './lz4-wasm.js'
 
 /** The part of `lz4-napi` clickwire uses (typed here: its own types need Node's). */
 export interface Lz4Addon {
@@ -43,11 +44,41 @@ export function lz4Codec(addon: Lz4Addon, wasm?: Lz4Wasm): CompressionCodec {
 
 /**
  * The LZ4 codec for Node: liblz4 in WebAssembly decompresses, `lz4-napi` compresses. Where
- * WebAssembly cannot be compiled (a `--jitless` process) the addon does both.
+ * the addon cannot load (Deno without `--allow-ffi`, a runtime without N-API) WebAssembly
+ * does both; where WebAssembly cannot be compiled (a `--jitless` process) the addon does both.
  */
 export async function nodeLz4Codec(): Promise<CompressionCodec> {
-  const [addon, wasm] = await Promise.all([loadLz4(), loadLz4Wasm().catch(() => undefined)])
-  return lz4Codec(addon, wasm)
+  const [addon, wasm] = await Promise.allSettled([loadLz4(), loadLz4Wasm()])
+  if (addon.status === 'fulfilled')
+    return lz4Codec(addon.value, wasm.status === 'fulfilled' ? wasm.value : undefined)
+  if (wasm.status === 'fulfilled') return lz4WasmCodec(wasm.value)
+  throw new UsageError(
+    `LZ4 cannot load in this runtime (lz4-napi: ${reasonOf(addon.reason)}; WebAssembly: ${reasonOf(wasm.reason)}): use compression 'zstd' or 'none'`,
+  )
+}
+
+function reasonOf(reason: unknown): string {
+  const message = reason instanceof Error ? reason.message : String(reason)
+  return message.split('\n')[0]!.slice(0, 200)
+}
+
+/**
+ * A codec that could not load: each use is the error it failed with, so that one method that
+ * cannot load here leaves the others usable.
+ */
+function unavailable(method: string, alternative: string, reason: unknown): CompressionCodec {
+  const error = () =>
+    reason instanceof UsageError
+      ? reason
+      : new UsageError(`${method} cannot load in this runtime (${reasonOf(reason)}): use ${alternative}`)
+  return {
+    compress() {
+      throw error()
+    },
+    decompress() {
+      throw error()
+    },
+  }
 }
 
 /** Loads `lz4-napi` (a CommonJS native addon) on first use. */
@@ -67,6 +98,14 @@ export async function loadLz4(): Promise<Lz4Addon> {
  * ```
  */
 export async function nodeCompression(options: ZstdOptions = {}): Promise<CompressionCodecs> {
-  const [lz4, zstd] = await Promise.all([nodeLz4Codec(), loadZstd()])
-  return { lz4, zstd: zstdCodec(zstd, options) }
+  // Each method loads on its own: ZSTD never fails because LZ4 could not load, nor LZ4 for ZSTD.
+  const [lz4, zstd] = await Promise.allSettled([nodeLz4Codec(), loadZstd()])
+  return {
+    lz4:
+      lz4.status === 'fulfilled' ? lz4.value : unavailable('LZ4', "compression 'zstd' or 'none'", lz4.reason),
+    zstd:
+      zstd.status === 'fulfilled'
+        ? zstdCodec(zstd.value, options)
+        : unavailable('ZSTD', "compression 'lz4' or 'none'", zstd.reason),
+  }
 }
