@@ -626,10 +626,6 @@ export class ClickwireClient implements Client {
     options: RawInsertCallOptions,
   ): Promise<ClientInsertResult> {
     checkCallOptions('insertRaw', options)
-    if (typeof options?.format !== 'string')
-      throw new UsageError(
-        "insertRaw() needs the input format of the bytes: insertRaw(table, body, { format: 'CSV' })",
-      )
     this.#assertOpen()
     const transport = this.#rawTransport('insertRaw')
     AbortError.throwIfAborted(options?.signal)
