@@ -5,11 +5,13 @@
 import { FaultProxy } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import {
+  AbortError,
   ClickHouseError,
   type Client,
   ConnectionError,
   createClient,
   type Session,
+  TimeoutError,
   UsageError,
 } from '../src/index.js'
 import { clientFor, server, thrown, transports, uniqueTable, urlFor } from './support/transports.js'
@@ -94,6 +96,24 @@ describe.each(transports)('%s', (transport) => {
     // Over HTTP a second request while one runs would be SESSION_IS_LOCKED (373).
     expect(results).toEqual([0, 1, 2, 3, 4].map((i) => [{ i, value: '1' }]))
     expect(finished).toEqual([0, 1, 2, 3, 4])
+  })
+
+  it('keeps the session and its state after a call stopped by its timeout or its signal', async () => {
+    await using ch = clientFor(transport)
+    await using s = await ch.session()
+    await s.command('SET max_threads = 1')
+    // One row per block, 0.1 s each: the server checks for the cancel between rows.
+    const slow = 'SELECT count() FROM numbers(30) WHERE sleepEachRow(0.1) = 0 SETTINGS max_block_size = 1'
+    const timedOut = await thrown(async () => (await s.query(slow, { timeoutMs: 300 })).rows())
+    expect(TimeoutError.isInstance(timedOut), String(timedOut)).toBe(true)
+    // Over HTTP the stopped query may hold the session's lock a little longer on the server:
+    // the next call waits for it (SESSION_IS_LOCKED is not the caller's to handle).
+    expect(await setting(s, 'max_threads')).toBe('1')
+    const controller = new AbortController()
+    const aborted = thrown(async () => (await s.query(slow, { signal: controller.signal })).rows())
+    setTimeout(() => controller.abort(), 300)
+    expect(AbortError.isInstance(await aborted)).toBe(true)
+    expect(await setting(s, 'max_threads')).toBe('1')
   })
 
   it('gives the session an id: a random UUID, or the one asked for', async () => {
