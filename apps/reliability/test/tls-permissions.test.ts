@@ -91,7 +91,14 @@ describe.runIf(server.hasTestUsers)('a readonly user', () => {
           ['INSERT ... VALUES', () => client.command(`INSERT INTO ${table} VALUES (2)`)],
           ['insert()', () => client.insert(table, [{ id: 3 }])],
           ['DROP TABLE', () => client.command(`DROP TABLE ${table}`)],
-          ['SET', () => client.command('SET max_threads = 1')],
+          // A SET outside a session is the client's UsageError: the server's refusal is asked in one.
+          [
+            'SET',
+            async () => {
+              await using session = await client.session()
+              await session.command('SET max_threads = 1')
+            },
+          ],
         ]
         // Settings sent along with a query are refused over HTTP (164) but silently ignored
         // by 18.16's native handler for readonly users: the server's choice, not the client's.

@@ -24,6 +24,7 @@ import {
 import type { Table } from 'apache-arrow'
 import type { ArrowTypeMapOf } from './arrow-type-map.js'
 import { CallObserver, type CallStart, type ObservedCall, watchStreamEnd } from './call-observer.js'
+import { checkCallOptions } from './call-options.js'
 import { ClientLog } from './client-logger.js'
 import { describeEndpoints, type ResolvedClientOptions } from './client-options.js'
 import type { CallLimits } from './cluster-discovery-options.js'
@@ -31,6 +32,7 @@ import type { InsertSource, InsertValues } from './insert-values.js'
 import { type QuerySummary, querySummary } from './query-summary.js'
 import { lazyTracer } from './query-tracing-loader.js'
 import { ResultSet } from './result-set.js'
+import { sessionStatementError } from './session-statements.js'
 import type { ShardOutcome } from './shard-insert-error.js'
 import type { ShardedInserter, ShardedInsertOptions } from './sharded-insert.js'
 import { isSqlFragment } from './sql-fragment-brand.js'
@@ -134,10 +136,62 @@ export interface ClientInsertResult extends InsertResult {
 /** Makes a transport for resolved options (the build's factory: native in Node, HTTP anywhere). */
 export type TransportFactory = (options: ResolvedClientOptions) => Transport
 
+/** Options of {@link Client.session}. */
+export interface SessionOptions {
+  /**
+   * The session's id: HTTP sends it as `session_id` (give a known one to continue a session
+   * the server still keeps); over native it names the session only. Default a random UUID.
+   */
+  readonly id?: string | undefined
+  /**
+   * HTTP: how long the server keeps the session after its last request (`session_timeout`;
+   * server default 60 s, at most its `max_session_timeout`). Over native the session lasts
+   * as long as its connection, until `close()`, so this changes nothing there.
+   */
+  readonly timeoutSeconds?: number | undefined
+}
+
+/**
+ * A session: calls that share state. What `SET`, `USE` and `CREATE TEMPORARY TABLE` do in
+ * it stays for its later calls and is seen by nothing outside it. Over native it holds one
+ * connection of its own for its lifetime (closed by `close()`, which ends the state); over
+ * HTTP its requests carry its `session_id`. Its calls run one at a time, in the order they
+ * were made: a call waits (within its own time limit, and `acquireTimeoutMs`) while an
+ * earlier one runs or its result is unread. A session whose native connection is lost fails
+ * its later calls with a ConnectionError rather than run them without the state.
+ */
+export interface Session
+  extends Pick<
+    Client,
+    'query' | 'queryArrow' | 'insert' | 'queryRaw' | 'insertRaw' | 'command' | 'ping' | 'serverInfo'
+  > {
+  /** The session's id (HTTP's `session_id`). */
+  readonly id: string
+  /** `native` or `http`, as the client's. */
+  readonly transport: 'native' | 'http'
+  /** Ends the session (over native, closes its connection); later calls fail with a UsageError. */
+  close(): Promise<void>
+  [Symbol.asyncDispose](): Promise<void>
+}
+
 /** The one API over both transports. */
 export interface Client {
   /** `native` or `http`, from the URL scheme. */
   readonly transport: 'native' | 'http'
+  /**
+   * Opens a {@link Session}, where state (`SET`, temporary tables, `USE`) lives on between
+   * calls, the same over both transports. Outside a session those statements are a
+   * UsageError. `client.close()` closes the sessions still open.
+   *
+   * @example
+   * ```ts
+   * await using s = await ch.session()
+   * await s.command('SET max_threads = 1')
+   * await s.command('CREATE TEMPORARY TABLE seen (id UInt64)')
+   * const rs = await s.query("SELECT getSetting('max_threads') AS n, count() AS c FROM seen")
+   * ```
+   */
+  session(options?: SessionOptions): Promise<Session>
   /**
    * Runs a query and resolves once its result starts; consume the ResultSet once (rows,
    * arrays, columns, arrow, iteration or blocks).
@@ -234,13 +288,28 @@ export class ClickwireClient implements Client {
   /** Makes the transports of the shards a direct-to-shard insert writes to. */
   readonly #transportFor: TransportFactory | undefined
   #sharded: ShardedInserter | undefined
+  /** Sessions opened and not closed yet: close() closes them. */
+  readonly #sessions = new Set<Session>()
+  /** What the closed-error names: `client` or `session`. */
+  readonly #noun: string
 
-  constructor(options: ResolvedClientOptions, transport: Transport, transportFor?: TransportFactory) {
+  constructor(
+    options: ResolvedClientOptions,
+    transport: Transport,
+    transportFor?: TransportFactory,
+    /** A session's: the observer of the client that opened it (one log, one tracer). */
+    parent?: { readonly observer: CallObserver },
+  ) {
     registerSecret(options.password)
     this.#options = options
     this.#transportFor = transportFor
     this.transport = options.kind
     this.#transport = transport
+    this.#noun = parent ? 'session' : 'client'
+    if (parent) {
+      this.#observer = parent.observer
+      return
+    }
     const log = new ClientLog(options.logger, options.logLevel, options.password)
     const first = options.endpoints[0]!
     const tracer =
@@ -285,7 +354,49 @@ export class ClickwireClient implements Client {
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new UsageError('the client is closed')
+    if (this.#closed) throw new UsageError(`the ${this.#noun} is closed`)
+  }
+
+  /** A statement that only a session keeps is a UsageError outside one (session-statements.ts). */
+  #checkStatement(sql: string): void {
+    if (this.#options.sessionId !== undefined) return
+    const error = sessionStatementError(sql)
+    if (error) throw error
+  }
+
+  async session(options: SessionOptions = {}): Promise<Session> {
+    checkCallOptions('session', options)
+    this.#assertOpen()
+    if (options.id !== undefined && options.id.length === 0)
+      throw new UsageError('a session id must not be empty')
+    const timeoutSeconds = options.timeoutSeconds
+    if (timeoutSeconds !== undefined && !(Number.isInteger(timeoutSeconds) && timeoutSeconds >= 1))
+      throw new UsageError(
+        `session timeoutSeconds must be a whole number of seconds >= 1, got ${timeoutSeconds}`,
+      )
+    if (!this.#transportFor) throw new UsageError('this client cannot open sessions')
+    const { ClickwireSession, sessionOptions } = await import('./client-session.js')
+    this.#assertOpen()
+    const resolved = sessionOptions(this.#options, options.id, timeoutSeconds)
+    const transport = this.#transportFor(resolved)
+    const session: Session = new ClickwireSession(
+      resolved,
+      transport,
+      this.#transportFor,
+      this.#observer,
+      () => this.#sessions.delete(session),
+    )
+    this.#sessions.add(session)
+    try {
+      // Over native this opens the session's connection: a server that is down or refuses
+      // the credentials fails here, not at the first call.
+      await session.serverInfo()
+      this.#assertOpen()
+    } catch (error) {
+      await session.close()
+      throw error
+    }
+    return session
   }
 
   /** The server's time zone, asked once (again after a failure). */
@@ -331,6 +442,7 @@ export class ClickwireClient implements Client {
     query: string | SqlFragment,
     options: QueryCallOptions = {},
   ): Promise<ResultSet<Row>> {
+    checkCallOptions('query', options)
     this.#assertOpen()
     // The id is chosen here, so that a wait before the request (the server's version for a
     // sql`` fragment) ends with the error of the same query id the transport would use.
@@ -341,6 +453,7 @@ export class ClickwireClient implements Client {
     let sent: BlockStream
     try {
       const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      this.#checkStatement(sql)
       call.params = params
       sent = await this.#transport.query(sql, { ...options, queryId, params, startedAt, ...extra })
     } catch (error) {
@@ -375,6 +488,7 @@ export class ClickwireClient implements Client {
     query: string | SqlFragment,
     options: QueryCallOptions = {},
   ): Promise<Table<ArrowTypeMapOf<Row>>> {
+    checkCallOptions('queryArrow', options)
     this.#assertOpen()
     // Its steps (the server's version, a DESCRIBE, the query) share the call's one limit,
     // and a wait before the query ends with the error of the query's own id.
@@ -433,6 +547,7 @@ export class ClickwireClient implements Client {
     const { insertSource, notWritten } = await import('./insert-values.js')
     let source: InsertSource | undefined
     try {
+      checkCallOptions('insert', options)
       this.#assertOpen()
       AbortError.throwIfAborted(options.signal)
       const blockRows = options.blockRows ?? this.#options.insertBlockRows ?? 65_536
@@ -481,6 +596,7 @@ export class ClickwireClient implements Client {
   }
 
   async queryRaw(query: string | SqlFragment, options: RawQueryCallOptions = {}): Promise<RawStream> {
+    checkCallOptions('queryRaw', options)
     this.#assertOpen()
     const transport = this.#rawTransport('queryRaw')
     const queryId = options.queryId ?? newQueryId()
@@ -492,6 +608,7 @@ export class ClickwireClient implements Client {
     try {
       const startedAt = callStart(options)
       const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      this.#checkStatement(sql)
       call.params = params
       const raw = await transport.queryRaw(sql, { ...options, queryId, params, startedAt, ...extra })
       // The bytes are the caller's to read: the call is observed up to the response headers.
@@ -508,6 +625,7 @@ export class ClickwireClient implements Client {
     body: RawInsertBody,
     options: RawInsertCallOptions,
   ): Promise<ClientInsertResult> {
+    checkCallOptions('insertRaw', options)
     this.#assertOpen()
     const transport = this.#rawTransport('insertRaw')
     AbortError.throwIfAborted(options?.signal)
@@ -529,6 +647,7 @@ export class ClickwireClient implements Client {
   }
 
   async command(query: string | SqlFragment, options: CommandCallOptions = {}): Promise<CommandResult> {
+    checkCallOptions('command', options)
     this.#assertOpen()
     const queryId = options.queryId ?? newQueryId()
     const sqlText = typeof query === 'string' ? query : undefined
@@ -536,6 +655,7 @@ export class ClickwireClient implements Client {
     try {
       const startedAt = callStart(options)
       const { sql, params } = await this.#compile(query, options.params, { ...options, queryId, startedAt })
+      this.#checkStatement(sql)
       call.params = params
       const result = await this.#transport.command(sql, { ...options, queryId, params, startedAt, ...extra })
       const summary = this.#summary(result.progress, call)
@@ -553,6 +673,7 @@ export class ClickwireClient implements Client {
   }
 
   async ping(options: PingCallOptions = {}): Promise<void> {
+    checkCallOptions('ping', options)
     this.#assertOpen()
     AbortError.throwIfAborted(options.signal)
     await this.#transport.ping(options)
@@ -566,8 +687,9 @@ export class ClickwireClient implements Client {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    await Promise.all([...this.#sessions].map((session) => session.close()))
     await Promise.all([this.#transport.close(), this.#sharded?.close()])
-    this.#observer.log.info('client closed', {
+    this.#observer.log.info(`${this.#noun} closed`, {
       transport: this.transport,
       url: describeEndpoints(this.#options),
     })

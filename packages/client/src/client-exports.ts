@@ -38,12 +38,15 @@ export type {
   RawInsertBody,
   RawInsertCallOptions,
   RawQueryCallOptions,
+  Session,
+  SessionOptions,
 } from './clickwire-client.js'
 export { consoleLogger, type LogContext, type Logger, type LogLevel } from './client-logger.js'
 export { type ClientOptions, parseClientUrl, type TlsOptions } from './client-options.js'
 export type { ClusterDiscoveryOptions, ClusterNode } from './cluster-discovery-options.js'
 export type { ArrowLike, ColumnValues, InsertChunk, InsertValues } from './insert-values.js'
 export { jsonReplacer } from './json-replacer.js'
+export { type ClickhouseClientName, clickhouseClientNames } from './option-names.js'
 export type { QuerySummary } from './query-summary.js'
 export type { SpanLike, TracerLike, TracingOption } from './query-tracing.js'
 export type { ColumnValuesOf, NumberArray, ResultColumns } from './result-columns.js'

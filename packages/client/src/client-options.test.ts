@@ -1,3 +1,4 @@
+import { UsageError } from '@clickwire/protocol'
 import { describe, expect, it } from 'vitest'
 import { describeEndpoints, parseClientUrl, resolveClientOptions } from './client-options.js'
 
@@ -143,6 +144,68 @@ describe('resolveClientOptions', () => {
     expect(() => resolveClientOptions({ url: 'http://h', max_threads: 2 } as never)).toThrow(
       'unknown client option "max_threads": ClickHouse settings go in `settings`',
     )
+  })
+
+  it("names ours for @clickhouse/client's option names, not the settings route", () => {
+    const message = (key: string) => {
+      try {
+        resolveClientOptions({ url: 'http://h', [key]: 1 } as never)
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError)
+        return (error as Error).message
+      }
+      throw new Error(`${key} was accepted`)
+    }
+    const renamed = {
+      request_timeout: 'requestTimeoutMs',
+      max_open_connections: 'maxConnections',
+      clickhouse_settings: 'settings',
+      session_id: 'sessionId',
+      http_headers: 'httpHeaders',
+      additional_headers: 'httpHeaders',
+      host: 'url',
+      role: 'roles',
+    }
+    for (const [theirs, ours] of Object.entries(renamed))
+      expect(message(theirs)).toBe(
+        `unknown client option "${theirs}": @clickhouse/client's ${theirs} is \`${ours}\` here`,
+      )
+    expect(message('keep_alive')).toBe(
+      'unknown client option "keep_alive": @clickhouse/client\'s keep_alive: `idleTimeoutMs` (how long an unused connection is kept; keep_alive.idle_socket_ttl) — connections are always kept alive',
+    )
+    expect(message('log')).toBe(
+      'unknown client option "log": @clickhouse/client\'s log: `logger` (an object with debug/info/warn/error methods) and `logLevel`',
+    )
+    for (const key of Object.keys(renamed)) expect(message(key)).not.toContain('settings: {')
+    // Their names that are ours too work as they are.
+    const same = resolveClientOptions({
+      url: 'http://h',
+      username: 'u',
+      password: 'p',
+      database: 'd',
+      application: 'app',
+    })
+    expect(same).toMatchObject({ username: 'u', password: 'p', database: 'd', clientName: 'app' })
+  })
+
+  it('suggests the option a near miss meant', () => {
+    expect(() => resolveClientOptions({ url: 'http://h', requestTimeoutMS: 5 } as never)).toThrow(
+      'unknown client option "requestTimeoutMS": did you mean `requestTimeoutMs`?',
+    )
+    expect(() => resolveClientOptions({ url: 'http://h', setting: {} } as never)).toThrow(
+      'unknown client option "setting": did you mean `settings`?',
+    )
+    expect(() => resolveClientOptions({ url: 'http://h', maxThreads: 2 } as never)).toThrow(
+      'unknown client option "maxThreads": see ClientOptions for the options there are (ClickHouse settings go in `settings`)',
+    )
+  })
+
+  it('takes sessionTimeoutSeconds as an option and as a URL parameter', () => {
+    expect(resolveClientOptions('http://h?sessionId=s&sessionTimeoutSeconds=30')).toMatchObject({
+      sessionId: 's',
+      sessionTimeoutSeconds: 30,
+      settings: {},
+    })
   })
 
   it("takes simpleRequests, the http package's option, as an option and as a URL parameter", () => {

@@ -11,6 +11,7 @@ import {
 } from '@clickwire/protocol'
 import type { Logger, LogLevel } from './client-logger.js'
 import { type ClusterDiscoveryOptions, resolveDiscovery } from './cluster-discovery-options.js'
+import { clickhouseClientHint, nearestName } from './option-names.js'
 import type { TracingOption } from './query-tracing.js'
 
 /** TLS settings for `clickhouses://` and `https://` (protocol's, shared by both transports). */
@@ -129,8 +130,20 @@ export interface ClientOptions extends Partial<ValueMapping> {
   readonly headerPrefix?: string | undefined
   /** HTTP: credentials by `basic` auth (default), `headers`, or `url` parameters (browsers). */
   readonly auth?: 'basic' | 'headers' | 'url' | 'none' | undefined
-  /** HTTP: a session id (requests in one session run one at a time; see the http package). */
+  /**
+   * Makes the whole client one session, on both transports: what `SET`, `USE` and `CREATE
+   * TEMPORARY TABLE` do stays for every later call. HTTP sends it as `session_id`; over
+   * native the client then holds one dedicated connection for its lifetime (a lost one
+   * fails later calls with a ConnectionError instead of reconnecting without the state).
+   * Either way calls run one at a time, in call order (`maxConnections` is 1). For state
+   * next to ordinary pooled calls, open sessions with `client.session()` instead.
+   */
   readonly sessionId?: string | undefined
+  /**
+   * HTTP, with `sessionId`: how long the server keeps the session after its last request
+   * (`session_timeout`; server default 60 s). Native sessions last as long as their connection.
+   */
+  readonly sessionTimeoutSeconds?: number | undefined
   /** HTTP: roles to use. */
   readonly roles?: string | readonly string[] | undefined
   /** HTTP: a fetch implementation to use instead of undici / the global fetch. */
@@ -194,6 +207,7 @@ const urlOptions: Record<string, (value: string) => unknown> = {
   headerPrefix: String,
   auth: String,
   sessionId: String,
+  sessionTimeoutSeconds: Number,
   roles: String,
   int64: String,
   dates: String,
@@ -285,6 +299,7 @@ const optionNames = new Set([
   'headerPrefix',
   'auth',
   'sessionId',
+  'sessionTimeoutSeconds',
   'roles',
   'fetch',
   'simpleRequests',
@@ -293,17 +308,29 @@ const optionNames = new Set([
   'decimal',
 ])
 
+/**
+ * The message for a key that is no client option: ours for a @clickhouse/client name, the
+ * option meant for a near miss, and the `settings` route for a snake_case name (how
+ * ClickHouse spells its settings).
+ */
+function unknownOptionMessage(key: string): string {
+  const prefix = `unknown client option ${JSON.stringify(key)}`
+  const foreign = clickhouseClientHint(key, 'client')
+  if (foreign !== undefined) return `${prefix}: ${foreign}`
+  const near = nearestName(key, optionNames)
+  if (near !== undefined) return `${prefix}: did you mean \`${near}\`?`
+  if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(key))
+    return `${prefix}: ClickHouse settings go in \`settings\` (e.g. { settings: { ${key}: ... } })`
+  return `${prefix}: see ClientOptions for the options there are (ClickHouse settings go in \`settings\`)`
+}
+
 /** Applies URL(s) and options; explicit options win over what the URL says. */
 export function resolveClientOptions(input: string | ClientOptions): ResolvedClientOptions {
   if (typeof input !== 'string' && (typeof input !== 'object' || input === null))
     throw new UsageError('createClient takes a URL or an options object')
   const options: ClientOptions = typeof input === 'string' ? { url: input } : input
   for (const key of Object.keys(options)) {
-    if (!optionNames.has(key)) {
-      throw new UsageError(
-        `unknown client option ${JSON.stringify(key)}: ClickHouse settings go in \`settings\` (e.g. { settings: { ${key}: ... } })`,
-      )
-    }
+    if (!optionNames.has(key)) throw new UsageError(unknownOptionMessage(key))
   }
   const urls =
     options.url === undefined ? [] : typeof options.url === 'string' ? [options.url] : [...options.url]

@@ -29,6 +29,7 @@ export function httpTransportFor(options: ResolvedClientOptions, pageOrigin?: st
       headerPrefix: options.headerPrefix,
       headers: options.httpHeaders,
       sessionId: options.sessionId,
+      sessionTimeoutSeconds: options.sessionTimeoutSeconds,
       roles: options.roles,
       fetch: options.fetch,
       simpleRequests,
@@ -36,7 +37,9 @@ export function httpTransportFor(options: ResolvedClientOptions, pageOrigin?: st
       requestTimeoutMs: options.requestTimeoutMs,
       receiveTimeoutMs: options.receiveTimeoutMs,
       idleTimeoutMs: options.idleTimeoutMs,
-      maxConnections: options.maxConnections,
+      // A session's requests run one at a time: the server refuses a second one while one
+      // runs (SESSION_IS_LOCKED), so they wait here in call order instead.
+      maxConnections: options.sessionId !== undefined ? 1 : options.maxConnections,
       acquireTimeoutMs: options.acquireTimeoutMs,
       compression: options.compression,
       tls: options.tls,

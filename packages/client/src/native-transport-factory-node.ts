@@ -27,7 +27,9 @@ export function nativeTransportFor(options: ResolvedClientOptions): Transport {
       requestTimeoutMs: options.requestTimeoutMs,
       receiveTimeoutMs: options.receiveTimeoutMs,
       idleTimeoutMs: options.idleTimeoutMs,
-      maxConnections: probe ? 1 : options.maxConnections,
+      maxConnections: probe || options.sessionId !== undefined ? 1 : options.maxConnections,
+      // A session (client.session() or the sessionId option) keeps its state on one connection.
+      dedicatedConnection: !probe && options.sessionId !== undefined,
       acquireTimeoutMs: options.acquireTimeoutMs,
       hostStrategy: options.hostStrategy,
       hostCooldownMs: options.hostCooldownMs,

@@ -78,6 +78,9 @@ export type BodySource = BackendBody | undefined | (() => BackendBody)
  */
 const maxFramedErrorBody = 16 << 20
 
+/** ClickHouse's SESSION_IS_LOCKED: another request of the session still runs on the server. */
+const sessionIsLocked = 373
+
 /** Whether `bytes` start with `Code: `, as a plain exception text does. */
 function startsWithCode(bytes: Uint8Array): boolean {
   return bytes.length >= 6 && decodeUtf8(bytes.subarray(0, 6)) === 'Code: '
@@ -133,12 +136,45 @@ export class RequestSender {
   async send(parts: RequestParts, body: BodySource, how: SendHow): Promise<Exchange> {
     // Not checkOpen(): while close() stops the requests in flight, their KILLs still go out.
     if (this.#closed) throw new UsageError('the HTTP transport is closed')
-    const options = this.options
     const { deadline } = how
     deadline.check()
-    const { url, headers } = buildRequest(options, parts)
+    const { url, headers } = buildRequest(this.options, parts)
     // Held from here until the exchange settles: its body read to the end, cancelled or failed.
-    const release = how.background ? undefined : await this.slots.acquire(deadline)
+    const slot = { release: how.background ? undefined : await this.slots.acquire(deadline), hold: false }
+    for (let delayMs = 20; ; delayMs = Math.min(delayMs * 2, 200)) {
+      try {
+        return await this.#attempt(parts, body, how, url, headers, slot)
+      } catch (error) {
+        if (!slot.hold) throw error
+        // The session is still locked by a request that ended on our side but not yet on
+        // the server (one stopped by its timeout or signal, whose KILL is on its way). The
+        // server refused this one before running it: it waits its turn, keeping its slot so
+        // the session's later calls stay behind it, within its own deadline.
+        slot.hold = false
+        try {
+          await deadline.wait(new Promise((resolve) => setTimeout(resolve, delayMs)))
+        } catch (stopped) {
+          slot.release?.()
+          throw stopped
+        }
+      }
+    }
+  }
+
+  /** One attempt of {@link send}, in the slot it holds; `slot.hold` set when it is to be sent again. */
+  async #attempt(
+    parts: RequestParts,
+    body: BodySource,
+    how: SendHow,
+    url: string,
+    headers: Record<string, string>,
+    slot: { readonly release: (() => void) | undefined; hold: boolean },
+  ): Promise<Exchange> {
+    const options = this.options
+    const { deadline } = how
+    const release = () => {
+      if (!slot.hold) slot.release?.()
+    }
     const controller = new AbortController()
     const method = how.method ?? 'POST'
     const kill = how.kill ?? true
@@ -158,7 +194,7 @@ export class RequestSender {
     const settle = () => {
       this.#active.delete(stopOnClose)
       unwatch()
-      release?.()
+      release()
     }
     if (!how.outlivesClose) this.#active.add(stopOnClose)
 
@@ -238,7 +274,20 @@ export class RequestSender {
         const at = parts.framedResponse ? text.lastIndexOf('Code: ') : -1
         if (at > 0) text = text.slice(at)
         const code = response.headers.get(`${options.headerPrefix}Exception-Code`)
-        if (/^Code: \d+/.test(text) || code) throw serverError(text, queryId, Number(code ?? 0))
+        if (/^Code: \d+/.test(text) || code) {
+          const error = serverError(text, queryId, Number(code ?? 0))
+          // SESSION_IS_LOCKED: refused before it ran, so a body of text or bytes is sent
+          // again (a streamed one may be partly read already).
+          if (
+            error.code === sessionIsLocked &&
+            options.sessionId !== undefined &&
+            parts.inSession !== false &&
+            (typeof body === 'string' || body instanceof Uint8Array) &&
+            !controller.signal.aborted
+          )
+            slot.hold = true
+          throw error
+        }
         throw (await import('./request-refusal.js')).refusedRequestError(
           response.status,
           text,

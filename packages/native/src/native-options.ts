@@ -90,6 +90,14 @@ export interface NativeOptions {
    */
   readonly protocolRevision: number
   readonly mapping: ValueMapping
+  /**
+   * One connection for the transport's whole life, which keeps what `SET`, `USE` and
+   * `CREATE TEMPORARY TABLE` leave on it (the client's sessions): calls wait for it in turn,
+   * it is never closed for being idle, and once it is lost (broken, timed out, closed by the
+   * server) later calls fail with a ConnectionError instead of running on a fresh connection
+   * that has none of that state. `maxConnections` is 1 then.
+   */
+  readonly dedicatedConnection: boolean
 }
 
 export const nativeDefaults = {
@@ -114,6 +122,7 @@ export const nativeDefaults = {
   insertBlockRows: 65_536,
   maxBlockBytes: defaultMaxBlockBytes,
   protocolRevision: clientRevision,
+  dedicatedConnection: false,
 } as const satisfies Partial<NativeOptions>
 
 const defaultPorts = { 'clickhouse:': 9000, 'clickhouses:': 9440 } as const

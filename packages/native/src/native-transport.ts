@@ -109,6 +109,8 @@ export class NativeTransport implements Transport {
   private readonly pool: ConnectionPool<NativeConnection>
   private codecs: Promise<CompressionCodecs | undefined> | undefined
   private server: ServerInfo | undefined
+  /** `dedicatedConnection`: whether its one connection was opened (a second one never is). */
+  private dedicatedOpened = false
   private closed = false
   /** Query streams not ended yet: close() stops them. */
   private readonly streams = new Set<NativeQueryStream>()
@@ -133,6 +135,9 @@ export class NativeTransport implements Transport {
     } as NativeOptions
     checkNativeOptions(this.options)
     this.options = { ...this.options, hostStrategy: resolveHostStrategy(this.options.hostStrategy) }
+    // A dedicated connection is the only one, and is never swept away for being idle.
+    if (this.options.dedicatedConnection)
+      this.options = { ...this.options, maxConnections: 1, idleTimeoutMs: 0 }
     registerSecret(this.options.password)
     this.givenCodecs = resolveCompression(options.compression, 'lz4').codecs
     this.hosts = new HostSelector(
@@ -184,11 +189,24 @@ export class NativeTransport implements Transport {
     return this.codecs
   }
 
+  /** A new connection for the pool; with `dedicatedConnection`, the one and only. */
+  private async connect(signal: AbortSignal | undefined, timeoutMs = 0): Promise<NativeConnection> {
+    // The state of a dedicated connection (SET, USE, temporary tables) died with it: a fresh
+    // connection would run the next call without it, silently.
+    if (this.options.dedicatedConnection && this.dedicatedOpened)
+      throw new ConnectionError(
+        "the session's connection was lost (broken, timed out, or closed by the server), and with it what SET, USE and CREATE TEMPORARY TABLE left on it: open a new session",
+      )
+    const connection = await this.open(signal, timeoutMs)
+    if (this.options.dedicatedConnection) this.dedicatedOpened = true
+    return connection
+  }
+
   /**
    * Opens a connection to the first host that answers, setting failed hosts aside. With a
    * request time limit (`timeoutMs` left of it), connecting gets no more than what is left.
    */
-  private async connect(signal: AbortSignal | undefined, timeoutMs = 0): Promise<NativeConnection> {
+  private async open(signal: AbortSignal | undefined, timeoutMs: number): Promise<NativeConnection> {
     const budget = CallDeadline.background(this.closing.signal, undefined, timeoutMs)
     const codecs = await this.compression()
     const errors: string[] = []
