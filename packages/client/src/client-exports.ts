@@ -38,6 +38,7 @@ export type {
   RawInsertBody,
   RawInsertCallOptions,
   RawQueryCallOptions,
+  RawQueryResult,
 } from './clickwire-client.js'
 export { consoleLogger, type LogContext, type Logger, type LogLevel } from './client-logger.js'
 export { type ClientOptions, parseClientUrl, type TlsOptions } from './client-options.js'
