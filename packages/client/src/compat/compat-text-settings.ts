@@ -18,6 +18,7 @@ const names = [
   'format_csv_null_representation',
   'format_tsv_null_representation',
   'output_format_csv_serialize_tuple_into_separate_columns',
+  'output_format_csv_header_serialize_tuple_into_separate_columns',
 ] as const
 
 type Name = (typeof names)[number]
@@ -63,6 +64,14 @@ export function textSettings(
     tsvCrlf: flag(get('output_format_tsv_crlf_end_of_line'), false),
     csvNull: text('format_csv_null_representation', '\\N'),
     tsvNull: text('format_tsv_null_representation', '\\N'),
-    csvTupleColumns: flag(get('output_format_csv_serialize_tuple_into_separate_columns'), false),
+    // Servers before the setting always wrote a tuple as one CSV field per element.
+    csvTupleColumns: flag(get('output_format_csv_serialize_tuple_into_separate_columns'), true),
+    // Servers before this setting named a tuple once in the header (its fields still separate).
+    csvTupleHeaderColumns: flag(get('output_format_csv_header_serialize_tuple_into_separate_columns'), false),
+    // Servers before format_tsv_null_representation wrote NULL in TabSeparatedRaw as ᴺᵁᴸᴸ.
+    rawNull:
+      get('format_tsv_null_representation') === undefined
+        ? 'ᴺᵁᴸᴸ'
+        : text('format_tsv_null_representation', '\\N'),
   }
 }

@@ -228,9 +228,10 @@ export function formatWriter(
       const delimiter = settings.csvDelimiter
       const end = settings.csvCrlf ? '\r\n' : '\n'
       let head = ''
-      if (name !== 'CSV') head += columns.map((column) => csvQuoted(column.name)).join(delimiter) + end
+      const header = columns.flatMap((column, index) => values[index]!.csvHeader(column.name))
+      if (name !== 'CSV') head += header.map((column) => csvQuoted(column.name)).join(delimiter) + end
       if (name === 'CSVWithNamesAndTypes')
-        head += columns.map((column) => csvQuoted(column.type)).join(delimiter) + end
+        head += header.map((column) => csvQuoted(column.type)).join(delimiter) + end
       return simple((row) => row.map((value, index) => values[index]!.csv(value)).join(delimiter) + end, head)
     }
     default: {
@@ -244,14 +245,7 @@ export function formatWriter(
       return simple(
         (row) =>
           row
-            .map((value, index) => {
-              if (!raw) return values[index]!.tsv(value)
-              return value === null
-                ? settings.tsvNull
-                : typeof value === 'string'
-                  ? value
-                  : values[index]!.tsv(value)
-            })
+            .map((value, index) => (raw ? values[index]!.raw(value) : values[index]!.tsv(value)))
             .join('\t') + end,
         head,
       )

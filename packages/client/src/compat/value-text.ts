@@ -1,4 +1,4 @@
-import { parseTypeCached, type TypeNode, UsageError } from '@clickwire/protocol'
+import { parseTypeCached, type TypeNode, typeToString, UsageError } from '@clickwire/protocol'
 
 /**
  * The output settings that change how the server writes a value in its text formats. Over
@@ -32,8 +32,12 @@ export interface TextSettings {
   readonly csvNull: string
   /** `format_tsv_null_representation`. */
   readonly tsvNull: string
-  /** `output_format_csv_serialize_tuple_into_separate_columns` (26.x: a tuple is several CSV fields). */
+  /** `output_format_csv_serialize_tuple_into_separate_columns`: a top-level tuple is several CSV fields. */
   readonly csvTupleColumns: boolean
+  /** `output_format_csv_header_serialize_tuple_into_separate_columns`: the header names each tuple element. */
+  readonly csvTupleHeaderColumns: boolean
+  /** NULL in TabSeparatedRaw. */
+  readonly rawNull: string
 }
 
 /** How one column's values are written in each text family. */
@@ -42,8 +46,12 @@ export interface ValueWriter {
   json(value: unknown): string
   /** As a TSV field (escaped, unquoted strings). */
   tsv(value: unknown): string
-  /** As a CSV field. */
+  /** As a CSV field (a tuple as one field per element where the server writes it so). */
   csv(value: unknown): string
+  /** As a TabSeparatedRaw field: the text unescaped. */
+  raw(value: unknown): string
+  /** The CSV header's columns of this column: itself, or its tuple's elements. */
+  csvHeader(name: string): readonly { readonly name: string; readonly type: string }[]
 }
 
 const bigIntegers = new Set(['Int64', 'UInt64', 'Int128', 'UInt128', 'Int256', 'UInt256'])
@@ -377,8 +385,26 @@ function dynamicWriter(settings: TextSettings): TypeWriter {
  * drop-in cannot write over native (Variant, Dynamic, JSON, ...), naming HTTP.
  */
 export function valueWriter(type: string, settings: TextSettings): ValueWriter {
-  const writer = writerFor(parseTypeCached(type), settings)
+  const node = parseTypeCached(type)
+  const writer = writerFor(node, settings)
   const isNull = (text: string) => text === '\u0000NULL'
+  const csvField = (field: TypeWriter, value: unknown) => {
+    const text = field.plain(value)
+    if (isNull(text)) return settings.csvNull
+    return field.csvQuotes ? csvQuoted(text) : text
+  }
+  // 26.x writes a top-level tuple as one CSV field per element (the setting's default).
+  const tupleParts =
+    node.name === 'Tuple' && settings.csvTupleColumns
+      ? node.args.map((arg, index) => {
+          if (arg.kind !== 'type') throw new UsageError(`unexpected Tuple argument in ${type}`)
+          return {
+            name: arg.name ?? String(index + 1),
+            type: arg.type,
+            writer: writerFor(arg.type, settings),
+          }
+        })
+      : undefined
   return {
     json: (value) => writer.json(value, settings.jsonPrettyPrint ? '\t\t\t' : undefined),
     tsv: (value) => {
@@ -386,11 +412,20 @@ export function valueWriter(type: string, settings: TextSettings): ValueWriter {
       if (isNull(text)) return settings.tsvNull
       return writer.tsvRaw ? text : escapedString(text)
     },
-    csv: (value) => {
+    raw: (value) => {
       const text = writer.plain(value)
-      if (isNull(text)) return settings.csvNull
-      return writer.csvQuotes ? csvQuoted(text) : text
+      return isNull(text) ? settings.rawNull : text
     },
+    csv: (value) => {
+      if (!tupleParts) return csvField(writer, value)
+      const names = tupleParts.map((part) => part.name)
+      const values = tupleElements(value, names)
+      return tupleParts.map((part, index) => csvField(part.writer, values[index])).join(settings.csvDelimiter)
+    },
+    csvHeader: (name) =>
+      tupleParts && settings.csvTupleHeaderColumns
+        ? tupleParts.map((part) => ({ name: `${name}.${part.name}`, type: typeToString(part.type) }))
+        : [{ name, type }],
   }
 }
 
