@@ -42,6 +42,14 @@ export interface CompatClientConfig {
   /** HTTP: a JWT sent as `Authorization: Bearer`, instead of username and password. */
   readonly access_token?: string | undefined
   readonly role?: string | readonly string[] | undefined
+  /** TLS (`https://`, `clickhouses://`): PEM buffers, as @clickhouse/client takes them. */
+  readonly tls?:
+    | {
+        readonly ca_cert?: Uint8Array | string | undefined
+        readonly cert?: Uint8Array | string | undefined
+        readonly key?: Uint8Array | string | undefined
+      }
+    | undefined
   readonly json?: JsonHandling | undefined
   /**
    * Accepted for compatibility, and not needed: the client sends parameters too long for the
@@ -73,6 +81,7 @@ const known = new Set([
   'http_headers',
   'access_token',
   'role',
+  'tls',
   'json',
   'use_multipart_params',
   'use_multipart_params_auto',
@@ -122,6 +131,12 @@ export function resolveCompatConfig(config: CompatClientConfig = {}): ResolvedCo
   if (config.application !== undefined) options.application = config.application
   if (config.role !== undefined) options.roles = config.role
   if (config.http_headers) options.httpHeaders = config.http_headers
+  if (config.tls !== undefined) {
+    checkKeys(config.tls, ['ca_cert', 'cert', 'key'], 'tls')
+    const pem = (value: Uint8Array | string | undefined) =>
+      value === undefined || typeof value === 'string' ? value : new TextDecoder().decode(value)
+    options.tls = { ca: pem(config.tls.ca_cert), cert: pem(config.tls.cert), key: pem(config.tls.key) }
+  }
   if (config.compression !== undefined) {
     checkKeys(config.compression, ['request', 'response'], 'compression')
     // Native compresses blocks both ways with its own default (LZ4); only HTTP takes gzip.
