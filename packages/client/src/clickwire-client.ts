@@ -79,6 +79,11 @@ export interface RawQueryCallOptions extends QueryCallOptions {
   readonly format?: string | undefined
 }
 
+/** What `queryRaw` resolves with: the bytes, and the HTTP response headers (names lower case). */
+export interface RawQueryResult extends RawStream {
+  readonly responseHeaders: Readonly<Record<string, string>>
+}
+
 /** Options of `insertRaw`. */
 export interface RawInsertCallOptions {
   /** The input format of the bytes: CSV, CSVWithNames, TabSeparated, JSONEachRow, Parquet, ... */
@@ -222,7 +227,7 @@ export interface Client {
    * HTTP only: the native protocol carries results only as Native blocks, so over
    * `clickhouse://` this is a UsageError.
    */
-  queryRaw(query: string | SqlFragment, options?: RawQueryCallOptions): Promise<RawStream>
+  queryRaw(query: string | SqlFragment, options?: RawQueryCallOptions): Promise<RawQueryResult>
   /**
    * Inserts bytes in an input format (`options.format`): a CSV or Parquet file stream is
    * uploaded as the server reads it. HTTP only, as {@link queryRaw}.
@@ -595,7 +600,7 @@ export class ClickwireClient implements Client {
     )
   }
 
-  async queryRaw(query: string | SqlFragment, options: RawQueryCallOptions = {}): Promise<RawStream> {
+  async queryRaw(query: string | SqlFragment, options: RawQueryCallOptions = {}): Promise<RawQueryResult> {
     checkCallOptions('queryRaw', options)
     this.#assertOpen()
     const transport = this.#rawTransport('queryRaw')
@@ -613,7 +618,7 @@ export class ClickwireClient implements Client {
       const raw = await transport.queryRaw(sql, { ...options, queryId, params, startedAt, ...extra })
       // The bytes are the caller's to read: the call is observed up to the response headers.
       call.finish(undefined, this.#summary(raw.progress, call))
-      return raw
+      return Object.assign(raw, { responseHeaders: call.responseHeaders })
     } catch (error) {
       call.finish(error, undefined)
       throw error

@@ -38,6 +38,7 @@ export type {
   RawInsertBody,
   RawInsertCallOptions,
   RawQueryCallOptions,
+  RawQueryResult,
   Session,
   SessionOptions,
 } from './clickwire-client.js'
