@@ -35,9 +35,11 @@ export interface ClientOptions extends Partial<ValueMapping> {
   readonly settings?: Settings | undefined
   /**
    * Compression (protocol's {@link CompressionOption}). Native: block compression both ways,
-   * `lz4` (default) / `zstd` / `none` (`gzip` means `lz4` there). HTTP: request bodies
-   * `lz4` / `zstd` / `gzip` / `none` (default); the detailed form `{ request, response,
-   * codecs }` also compresses HTTP answers (`gzip`, `deflate`, `frames`).
+   * `lz4` (default) / `zstd` / `none` (`gzip`, HTTP's, is a UsageError there). HTTP: request
+   * bodies `lz4` / `zstd` / `gzip` / `none` (default); the detailed form `{ request, response,
+   * codecs }` also compresses HTTP answers (`gzip`, `deflate`, `frames`). @clickhouse/client's
+   * booleans work on both: `{ request: true }` / `{ response: true }` are gzip over HTTP and
+   * `lz4` (both ways) over native; `true` is both sides, `false` neither.
    */
   readonly compression?: CompressionOption | undefined
   readonly tls?: TlsOptions | undefined

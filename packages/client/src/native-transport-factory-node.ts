@@ -20,8 +20,7 @@ export function nativeTransportFor(options: ResolvedClientOptions): Transport {
       quotaKey: options.quotaKey,
       clientName: options.clientName,
       tls: options.secure ? (options.tls ?? {}) : undefined,
-      // gzip is an HTTP body encoding; native blocks are compressed with LZ4 instead.
-      compression: options.compression === 'gzip' ? 'lz4' : options.compression,
+      compression: options.compression,
       settings: options.settings,
       connectTimeoutMs: options.connectTimeoutMs,
       requestTimeoutMs: options.requestTimeoutMs,

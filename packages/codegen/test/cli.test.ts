@@ -81,6 +81,7 @@ describe(`clickwire-codegen on ${server.generation === 'modern' ? '26.x' : '18.1
       '--decimal <mode>',
       '--verify',
       '--config <file>',
+      '--timeout <seconds>',
       '-h, --help',
     ])
       expect(result.stdout).toContain(flag)

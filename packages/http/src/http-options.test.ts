@@ -71,4 +71,24 @@ describe('resolveOptions', () => {
       responseCompression: 'frames',
     })
   })
+
+  it("takes @clickhouse/client's booleans: true is gzip in that direction", () => {
+    const both = (compression: Parameters<typeof resolveOptions>[0]['compression']) => {
+      const resolved = resolveOptions({ url, compression })
+      return [resolved.requestCompression, resolved.responseCompression]
+    }
+    expect(both({ request: true })).toEqual([['gzip'], undefined])
+    expect(both({ response: true })).toEqual([[], 'gzip'])
+    expect(both({ request: true, response: true })).toEqual([['gzip'], 'gzip'])
+    expect(both({ request: false, response: false })).toEqual([[], undefined])
+    expect(both({ request: 'zstd', response: true })).toEqual([['zstd'], 'gzip'])
+    expect(both(true)).toEqual([['gzip'], 'gzip'])
+    expect(both(false)).toEqual([[], undefined])
+    expect(() => both({ response: 1 as never })).toThrow(
+      'compression.response must be a method name, true or false, got 1',
+    )
+    expect(() => both([] as never)).toThrow(
+      'compression must be a method name, true, false or { request, response, codecs }, got an array',
+    )
+  })
 })

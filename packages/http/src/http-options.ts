@@ -64,6 +64,8 @@ export interface HttpTransportOptions {
    * Compression (default none; protocol's {@link CompressionOption}): a method name compresses
    * request bodies (`lz4` / `zstd` frames with `decompress=1`, or `gzip`); the detailed form
    * `{ request, response, codecs }` also compresses answers (`gzip`, `deflate`, `frames`).
+   * @clickhouse/client's booleans mean what they mean there: `{ request: true }` gzips request
+   * bodies, `{ response: true }` asks for gzipped answers, `true` both, `false` neither.
    */
   readonly compression?: CompressionOption | undefined
   /** Longest wait for a TCP/TLS connection (Node only; default 10 s). */

@@ -152,10 +152,24 @@ describe('nativeOptionsFromUrl', () => {
     expect(compression({ compression: { request: 'zstd' } })).toBe('zstd')
     expect(compression({ compression: {} })).toBe('none')
     expect(() => compression({ compression: 'gzip' })).toThrow(
-      'compression must be lz4, zstd or none, got gzip',
+      "native compression must be lz4, zstd or none, got gzip (gzip is HTTP's Content-Encoding)",
+    )
+    // @clickhouse/client's boolean shape: one method both ways, so true on either side is lz4.
+    expect(compression({ compression: true })).toBe('lz4')
+    expect(compression({ compression: false })).toBe('none')
+    expect(compression({ compression: { request: true } })).toBe('lz4')
+    expect(compression({ compression: { response: true } })).toBe('lz4')
+    expect(compression({ compression: { request: false, response: true } })).toBe('lz4')
+    expect(compression({ compression: { request: false, response: false } })).toBe('none')
+    expect(compression({ compression: { request: 'zstd', response: true } })).toBe('zstd')
+    expect(() => compression({ compression: { request: 1 as never } })).toThrow(
+      'compression.request must be a method name, a list of them, true or false, got 1',
+    )
+    expect(() => compression({ compression: 7 as never })).toThrow(
+      'compression must be a method name, true, false or { request, response, codecs }, got 7',
     )
     expect(() => compression({ compression: { request: 'lz4', response: 'gzip' } })).toThrow(
-      'response compression gzip is HTTP only: native answers use the request method',
+      'response compression gzip is HTTP only: native answers use the request method (lz4, zstd or none)',
     )
     expect(() => compression({ compression: { request: ['lz4', 'gzip'] } })).toThrow(
       'native compression takes one method, got lz4, gzip',

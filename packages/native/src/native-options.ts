@@ -219,20 +219,30 @@ export function nativeOptionsFromUrl(
 
 /**
  * The native block compression a `compression` option gives (default `lz4`): a method name,
- * or `{ request }` with one frame method (the server answers with the same one). `gzip` and
- * `response` methods are HTTP's and refused here, so a typo does not quietly send plain blocks.
+ * or `{ request }` with one frame method (the server answers with the same one). The boolean
+ * form of @clickhouse/client (`true`, `{ request: true }`, `{ response: true }`) turns on
+ * `lz4`, both ways since native has one method for both; `false` (or both sides `false`)
+ * turns it off. `gzip` and `response` methods are HTTP's and refused here, so a typo or an
+ * HTTP config does not quietly send something else.
  */
 export function nativeCompression(option: CompressionOption | undefined): CompressionMethod {
-  const resolved = resolveCompression(option, 'lz4')
-  if (resolved.response !== undefined)
-    throw new UsageError(
-      `response compression ${resolved.response} is HTTP only: native answers use the request method`,
-    )
+  if (typeof option === 'object' && option !== null && !Array.isArray(option)) {
+    const { request, response } = option
+    if (typeof response === 'string')
+      throw new UsageError(
+        `response compression ${response} is HTTP only: native answers use the request method (lz4, zstd or none)`,
+      )
+    if (request === undefined || typeof request === 'boolean')
+      return request === true || response === true ? 'lz4' : 'none'
+  }
+  const resolved = resolveCompression(option, 'lz4', { request: 'lz4', response: undefined })
   if (resolved.request.length > 1)
     throw new UsageError(`native compression takes one method, got ${resolved.request.join(', ')}`)
   const method = resolved.request[0] ?? 'none'
   if (method !== 'lz4' && method !== 'zstd' && method !== 'none')
-    throw new UsageError(`compression must be lz4, zstd or none, got ${String(method)}`)
+    throw new UsageError(
+      `native compression must be lz4, zstd or none, got ${String(method)}${method === 'gzip' ? " (gzip is HTTP's Content-Encoding)" : ''}`,
+    )
   return method
 }
 

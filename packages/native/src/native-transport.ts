@@ -69,7 +69,8 @@ export type NativeTransportOptions = { readonly hosts: readonly HostAddress[] } 
   /**
    * Block compression, both ways (default `lz4`): `lz4`, `zstd`, `none`, or
    * `{ request: 'lz4' | 'zstd', codecs }` (protocol's {@link CompressionOption}; `gzip` and
-   * `response` are HTTP's and refused).
+   * `response` methods are HTTP's and refused). @clickhouse/client's booleans (`true`,
+   * `{ request: true }`, `{ response: true }`) mean `lz4`; `false` means `none`.
    */
   readonly compression?: CompressionOption | undefined
   /** With several hosts, which to try first: our names or ClickHouse's `load_balancing` ones (`in_order`, ...). */

@@ -108,6 +108,7 @@ export { CallDeadline, type DeadlineErrors } from './transport/call-deadline.js'
 export {
   type CompressionOption,
   type CompressionSettings,
+  type CompressionWhenTrue,
   type RequestCompression,
   type ResolvedCompression,
   type ResponseCompression,

@@ -27,6 +27,8 @@ export interface CodegenConfig {
   readonly dates?: 'string' | 'date' | undefined
   readonly decimal?: 'string' | 'number' | undefined
   readonly quiet?: boolean | undefined
+  /** Seconds to wait for each introspection query (`--timeout`). */
+  readonly timeout?: number | undefined
 }
 
 /** File names looked for in the working directory, in this order, when `--config` is not given. */
@@ -39,12 +41,19 @@ export const configFileNames = [
 const stringKeys = ['url', 'out'] as const
 const listKeys = ['database', 'include', 'exclude'] as const
 const booleanKeys = ['print', 'camelCase', 'quiet'] as const
+const positiveNumberKeys = ['timeout'] as const
 const choiceKeys = {
   int64: ['bigint', 'number', 'string'],
   dates: ['string', 'date'],
   decimal: ['string', 'number'],
 } as const
-const knownKeys: readonly string[] = [...stringKeys, ...listKeys, ...booleanKeys, ...Object.keys(choiceKeys)]
+const knownKeys: readonly string[] = [
+  ...stringKeys,
+  ...listKeys,
+  ...booleanKeys,
+  ...positiveNumberKeys,
+  ...Object.keys(choiceKeys),
+]
 
 /** Checks a parsed config object key by key, so a typo is an error rather than ignored. */
 export function checkConfig(value: unknown, source: string): CodegenConfig {
@@ -62,6 +71,11 @@ export function checkConfig(value: unknown, source: string): CodegenConfig {
     }
     if ((stringKeys as readonly string[]).includes(key) && typeof entry !== 'string') fail('a string')
     if ((booleanKeys as readonly string[]).includes(key) && typeof entry !== 'boolean') fail('true or false')
+    if (
+      (positiveNumberKeys as readonly string[]).includes(key) &&
+      !(typeof entry === 'number' && Number.isFinite(entry) && entry > 0)
+    )
+      fail('a number above 0')
     if (
       (listKeys as readonly string[]).includes(key) &&
       typeof entry !== 'string' &&

@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,6 +41,22 @@ describe('runCli without a server', () => {
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/)
   })
 
+  it('help shows each default once, in words, and --timeout', async () => {
+    const { stdout } = await cli(['--help'])
+    expect(stdout).not.toContain('(default: [])')
+    const text = stdout.replace(/\s+/g, ' ')
+    expect(text).toContain(
+      "--database <name> database to read; repeat for several (keys become 'db.table') (default: the connection's database) --include",
+    )
+    expect(text).toContain(
+      '--include <glob> read only tables matching the glob (table or db.table); repeatable --exclude',
+    )
+    expect(text).toContain('--exclude <glob> leave out tables matching the glob; repeatable --out')
+    expect(text).toContain(
+      '--timeout <seconds> longest wait for the server to answer each introspection query, then exit 2 (default: 30) -h',
+    )
+  })
+
   it('exits 3 on unknown options and bad choices', async () => {
     expect(await cli(['--nope'])).toEqual({
       code: exitCodes.failed,
@@ -63,6 +80,17 @@ describe('runCli without a server', () => {
     })
   })
 
+  it('refuses a --timeout that is not a positive number of seconds', async () => {
+    for (const value of ['0', '-1', 'soon', '']) {
+      const result = await cli(['--timeout', value, '--url', 'clickhouse://127.0.0.1:1'])
+      expect(result).toEqual({
+        code: exitCodes.failed,
+        stdout: '',
+        stderr: `error: option '--timeout <seconds>' argument '${value}' is invalid. a number of seconds above 0 is expected.\n`,
+      })
+    }
+  })
+
   it('refuses a URL it cannot read without echoing its password', async () => {
     const result = await cli(['--url', 'ftp://u:Secret-4321@host/db'])
     expect(result.code).toBe(exitCodes.failed)
@@ -79,6 +107,49 @@ describe('runCli without a server', () => {
     expect(broken.code).toBe(exitCodes.failed)
     expect(broken.stderr).toContain(`${join(cwd, 'broken.json')}: `)
   })
+})
+
+describe('a server that accepts connections and never answers', () => {
+  const sockets = new Set<Socket>()
+  const server = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('error', () => {})
+  })
+  let port = 0
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as { port: number }).port
+  })
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  // The bound is --timeout; the test's own limit is vitest's 60 s, far above it on any machine.
+  it.each([
+    ['http', (port: number) => `http://someone:Secret-1@127.0.0.1:${port}/`],
+    ['native', (port: number) => `clickhouse://someone:Secret-1@127.0.0.1:${port}/`],
+  ])(
+    'over %s: exits 2 after --timeout with a message that names the server and the flag',
+    async (kind, url) => {
+      const result = await cli(['--url', url(port), '--timeout', '0.5', '--quiet'])
+      expect(result.code).toBe(exitCodes.cannotConnect)
+      expect(result.stdout).toBe('')
+      const shown =
+        kind === 'http' ? `http://someone@127.0.0.1:${port}` : `clickhouse://someone@127.0.0.1:${port}`
+      const detail =
+        kind === 'http'
+          ? /query [0-9a-f-]{36} ran longer than 500 ms/
+          : /connecting to 127\.0\.0\.1:\d+ timed out after \d+ ms \(no Hello from the server\)/
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^clickwire-codegen: cannot connect to ${shown.replaceAll('.', '\\.')}: ${detail.source}; raise --timeout \\(now 0\\.5 s\\) if the server is only slow\n$`,
+        ),
+      )
+      expect(result.stderr).not.toContain('Secret-1')
+    },
+    60_000,
+  )
 })
 
 describe('config files', () => {
@@ -98,6 +169,9 @@ describe('config files', () => {
     )
     expect(() => checkConfig({ print: 'yes' }, 'c')).toThrow('c: print must be true or false')
     expect(() => checkConfig({ url: 5 }, 'c')).toThrow('c: url must be a string')
+    expect(checkConfig({ timeout: 2.5 }, 'c')).toEqual({ timeout: 2.5 })
+    expect(() => checkConfig({ timeout: 0 }, 'c')).toThrow('c: timeout must be a number above 0')
+    expect(() => checkConfig({ timeout: '5' }, 'c')).toThrow('c: timeout must be a number above 0')
     expect(() => checkConfig({ verify: true }, 'c')).toThrow('c: unknown key "verify"')
   })
 

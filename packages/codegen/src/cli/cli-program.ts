@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { ClickHouseError, type Client, ConnectionError, createClient, TimeoutError } from '@clickwire/client'
 import { redactSecrets, UsageError, type ValueMapping } from '@clickwire/protocol'
-import { Command, CommanderError, Option } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { type CodegenWarning, formatWarning } from '../codegen-options.js'
 import { verifyFile } from '../generate-types.js'
 import { introspect } from '../schema-introspector.js'
@@ -37,9 +37,9 @@ const authenticationCodes = new Set([192, 193, 194, 516])
 
 interface Flags {
   url?: string
-  database: string[]
-  include: string[]
-  exclude: string[]
+  database?: string[]
+  include?: string[]
+  exclude?: string[]
   out?: string
   print?: boolean
   camelCase?: boolean
@@ -49,9 +49,21 @@ interface Flags {
   verify?: boolean
   config?: string
   quiet?: boolean
+  timeout?: number
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value]
+/** `--timeout` when neither the flag nor the config file gives one, in seconds. */
+export const defaultTimeoutSeconds = 30
+
+function seconds(value: string): number {
+  const parsed = Number(value)
+  // commander turns this error into "option '--timeout <seconds>' argument '…' is invalid. …".
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0)
+    throw new InvalidArgumentError('a number of seconds above 0 is expected.')
+  return parsed
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value]
 
 function version(): string {
   try {
@@ -63,75 +75,88 @@ function version(): string {
 }
 
 function program(io: CliIo, run: (flags: Flags) => Promise<void>): Command {
-  return new Command('clickwire-codegen')
-    .description(
-      'Reads ClickHouse tables and writes TypeScript types for them: one interface per table and a Kysely DB interface,\n' +
-        'typed exactly as @clickwire/client returns values under the same int64 / dates / decimal options.',
-    )
-    .version(version(), '-V, --version')
-    .option(
-      '--url <url>',
-      'server URL, e.g. clickhouse://user:password@host:9000/db (default: $CLICKHOUSE_URL)',
-    )
-    .option(
-      '--database <name>',
-      "database to read; repeat for several (keys become 'db.table') (default: the connection's database)",
-      collect,
-      [],
-    )
-    .option(
-      '--include <glob>',
-      'read only tables matching the glob (table or db.table); repeatable',
-      collect,
-      [],
-    )
-    .option('--exclude <glob>', 'leave out tables matching the glob; repeatable', collect, [])
-    .option('--out <file>', 'write the module to this file')
-    .option('--print', 'print the module to stdout (the default without --out)')
-    .option(
-      '--camel-case',
-      "camelCase keys, for Kysely's CamelCasePlugin only (the client keeps ClickHouse names)",
-    )
-    .addOption(
-      new Option('--int64 <mode>', '64-bit and wider integers (default: bigint)').choices([
-        'bigint',
-        'number',
-        'string',
-      ]),
-    )
-    .addOption(
-      new Option('--dates <mode>', 'Date and DateTime values (default: string)').choices(['string', 'date']),
-    )
-    .addOption(
-      new Option('--decimal <mode>', 'Decimal values (default: string)').choices(['string', 'number']),
-    )
-    .option(
-      '--verify',
-      'do not write: exit 1 and print a diff when --out differs from what would be generated',
-    )
-    .option(
-      '--config <file>',
-      `config file whose keys mirror the flags (default: ${configFileNames.join(', ')})`,
-    )
-    .option('--quiet', 'no progress output')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Exit codes: 0 done / up to date, 1 --verify found the file stale, 2 cannot connect, 3 other errors.',
-        '',
-        'Examples:',
-        '  clickwire-codegen --url clickhouse://127.0.0.1:9000/default --out src/db.ts',
-        '  clickwire-codegen --database analytics --database billing --include "events_*" --print',
-        '  clickwire-codegen --out src/db.ts --verify   # in CI',
-      ].join('\n'),
-    )
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    })
-    .action(run)
+  return (
+    new Command('clickwire-codegen')
+      .description(
+        'Reads ClickHouse tables and writes TypeScript types for them: one interface per table and a Kysely DB interface,\n' +
+          'typed exactly as @clickwire/client returns values under the same int64 / dates / decimal options.',
+      )
+      .version(version(), '-V, --version')
+      .option(
+        '--url <url>',
+        'server URL, e.g. clickhouse://user:password@host:9000/db (default: $CLICKHOUSE_URL)',
+      )
+      // No commander default here: it would print "(default: [])" after our own text.
+      .addOption(
+        new Option(
+          '--database <name>',
+          "database to read; repeat for several (keys become 'db.table') (default: the connection's database)",
+        ).argParser(collect),
+      )
+      .addOption(
+        new Option(
+          '--include <glob>',
+          'read only tables matching the glob (table or db.table); repeatable',
+        ).argParser(collect),
+      )
+      .addOption(
+        new Option('--exclude <glob>', 'leave out tables matching the glob; repeatable').argParser(collect),
+      )
+      .option('--out <file>', 'write the module to this file')
+      .option('--print', 'print the module to stdout (the default without --out)')
+      .option(
+        '--camel-case',
+        "camelCase keys, for Kysely's CamelCasePlugin only (the client keeps ClickHouse names)",
+      )
+      .addOption(
+        new Option('--int64 <mode>', '64-bit and wider integers (default: bigint)').choices([
+          'bigint',
+          'number',
+          'string',
+        ]),
+      )
+      .addOption(
+        new Option('--dates <mode>', 'Date and DateTime values (default: string)').choices([
+          'string',
+          'date',
+        ]),
+      )
+      .addOption(
+        new Option('--decimal <mode>', 'Decimal values (default: string)').choices(['string', 'number']),
+      )
+      .option(
+        '--verify',
+        'do not write: exit 1 and print a diff when --out differs from what would be generated',
+      )
+      .option(
+        '--config <file>',
+        `config file whose keys mirror the flags (default: ${configFileNames.join(', ')})`,
+      )
+      .option('--quiet', 'no progress output')
+      .option(
+        '--timeout <seconds>',
+        `longest wait for the server to answer each introspection query, then exit 2 (default: ${defaultTimeoutSeconds})`,
+        seconds,
+      )
+      .addHelpText(
+        'after',
+        [
+          '',
+          'Exit codes: 0 done / up to date, 1 --verify found the file stale, 2 cannot connect, 3 other errors.',
+          '',
+          'Examples:',
+          '  clickwire-codegen --url clickhouse://127.0.0.1:9000/default --out src/db.ts',
+          '  clickwire-codegen --database analytics --database billing --include "events_*" --print',
+          '  clickwire-codegen --out src/db.ts --verify   # in CI',
+        ].join('\n'),
+      )
+      .exitOverride()
+      .configureOutput({
+        writeOut: (text) => io.stdout.write(text),
+        writeErr: (text) => io.stderr.write(text),
+      })
+      .action(run)
+  )
 }
 
 function list(value: string | readonly string[] | undefined): string[] {
@@ -151,6 +176,7 @@ function list(value: string | readonly string[] | undefined): string[] {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let url: string | undefined
+  let timeoutSeconds = defaultTimeoutSeconds
   let exit: number = exitCodes.ok
   const fail = (code: number, message: string) => {
     io.stderr.write(`clickwire-codegen: ${redactSecrets(message)}\n`)
@@ -163,7 +189,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (url === undefined || url === '') {
         throw new UsageError('no server: pass --url, set url in the config file, or set CLICKHOUSE_URL')
       }
-      exit = await generateFromFlags(flags, config, url, io)
+      timeoutSeconds = flags.timeout ?? config.timeout ?? defaultTimeoutSeconds
+      exit = await generateFromFlags(flags, config, url, timeoutSeconds, io)
     }).parseAsync([...argv], { from: 'user' })
     return exit
   } catch (error) {
@@ -173,7 +200,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         : exitCodes.failed
     }
     const server = url === undefined ? 'the server' : describeServer(url)
-    if (ConnectionError.isInstance(error) || TimeoutError.isInstance(error)) {
+    if (TimeoutError.isInstance(error)) {
+      return fail(
+        exitCodes.cannotConnect,
+        `cannot connect to ${server}: ${(error as Error).message}; raise --timeout (now ${timeoutSeconds} s) if the server is only slow`,
+      )
+    }
+    if (ConnectionError.isInstance(error)) {
       return fail(exitCodes.cannotConnect, `cannot connect to ${server}: ${(error as Error).message}`)
     }
     if (ClickHouseError.isInstance(error) && authenticationCodes.has((error as ClickHouseError).code)) {
@@ -187,6 +220,7 @@ async function generateFromFlags(
   flags: Flags,
   config: CodegenConfig,
   url: string,
+  timeoutSeconds: number,
   io: CliIo,
 ): Promise<number> {
   const out = flags.out ?? config.out
@@ -198,12 +232,14 @@ async function generateFromFlags(
   const warnings: CodegenWarning[] = []
   let text: string
   let tableCount: number
-  const client: Client = createClient(url)
+  // A host that accepts the connection and never answers would otherwise hold an HTTP
+  // request for the transport's 5-minute receive limit (and native past its handshake).
+  const client: Client = createClient({ url, requestTimeoutMs: Math.ceil(timeoutSeconds * 1000) })
   try {
     const schema = await introspect(client, {
-      databases: flags.database.length > 0 ? flags.database : list(config.database),
-      include: flags.include.length > 0 ? flags.include : list(config.include),
-      exclude: flags.exclude.length > 0 ? flags.exclude : list(config.exclude),
+      databases: flags.database ?? list(config.database),
+      include: flags.include ?? list(config.include),
+      exclude: flags.exclude ?? list(config.exclude),
       onProgress: reporter?.onProgress,
     })
     reporter?.stop()
