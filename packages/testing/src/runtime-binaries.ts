@@ -3,9 +3,10 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The JavaScript runtimes `scripts/install-runtimes.sh` installs (pinned there). */
-export type RuntimeName = 'node22' | 'node24' | 'node26' | 'bun' | 'deno' | 'workerd'
+export type RuntimeName = 'node20' | 'node22' | 'node24' | 'node26' | 'bun' | 'deno' | 'workerd'
 
 const binaries: Record<RuntimeName, string> = {
+  node20: 'node20/bin/node',
   node22: 'node22/bin/node',
   node24: 'node24/bin/node',
   node26: 'node26/bin/node',
