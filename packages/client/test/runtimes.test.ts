@@ -1,76 +1,30 @@
-// The conformance checks (runtimes/conformance-checks.ts) on Bun and Deno, as their users run
-// them, against the shared test server over both transports: each must give what the server
-// renders, the same as Node gives in this process. Deno gets only --allow-net, --allow-read
-// and --allow-env (--sloppy-imports and the source condition only let it run our TypeScript
-// sources; a user's install runs the built files).
-import { execFile } from 'node:child_process'
+// The conformance checks (runtimes/conformance-checks.ts) on every Node line of the matrix
+// (20, the floor in engines, to 26), Bun and Deno, each a process of its own as its users run
+// it, against the shared test server over both transports: each must give what the server
+// renders, the same as Node gives in this process.
+// How each runtime is started (Deno with only --allow-net, --allow-read and --allow-env) is
+// @clickwire/testing's runProgramOn.
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
-import { type RuntimeName, runtimeBinary } from '@clickwire/testing'
+import { runProgramOn } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../src/index.js'
 import { runConformance } from './runtimes/conformance-checks.js'
-import { type TransportName, transports, urlFor } from './support/transports.js'
+import { expectedConformance } from './runtimes/conformance-expected.js'
+import { transports, urlFor } from './support/transports.js'
 
-const run = promisify(execFile)
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
-const main = 'test/runtimes/conformance-main.ts'
-
-const launches: Record<'bun' | 'deno', (url: string) => string[]> = {
-  bun: (url) => ['--conditions=@clickwire/source', main, url],
-  deno: (url) => [
-    'run',
-    '--quiet',
-    '--sloppy-imports',
-    '--node-modules-dir=manual',
-    '--conditions=@clickwire/source',
-    '--allow-net',
-    '--allow-read',
-    '--allow-env',
-    main,
-    url,
-  ],
-}
-
-/** What every runtime must answer: the server's own renderings, fixed here. */
-function expected(transport: TransportName): Record<string, string> {
-  const sums = '(200000,2177780)'
-  return {
-    ping: 'ok',
-    'rows with params': '[{"x":"42n","s":"é \\"q\\" \\\\ \\t"}]',
-    'sql tag': '[{"v":"42n","w":"x y"}]',
-    columns: 'Uint32Array 0,1,2,3,4 0,1,2,3,4',
-    arrow: '1000 rows, n:Uint32 s:Utf8, sum 499500',
-    'streaming 1M rows': '1000000 rows, sum 499999500000',
-    'insert rows and a stream': '10000 streamed; (10002,51995001,10000)',
-    'server error': 'ClickHouseError 60',
-    'abort stops the query on the server': 'seen running true, AbortError, left running 0',
-    'every compression':
-      transport === 'native'
-        ? `none ${sums}; lz4 ${sums}; zstd ${sums}`
-        : `none ${sums}; gzip ${sums}; lz4 ${sums}; zstd ${sums}`,
-    'raw format': transport === 'native' ? 'http only' : '0,"0"\n1,"2"\n2,"4"\n',
-  }
-}
-
-async function conformanceOn(runtime: RuntimeName & keyof typeof launches, url: string) {
-  const { stdout } = await run(runtimeBinary(runtime), launches[runtime](url), {
-    cwd: packageDir,
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: '1' },
-  })
-  const line = stdout.split('\n').find((each) => each.startsWith('CONFORMANCE '))
-  if (!line) throw new Error(`${runtime} printed no result:\n${stdout}`)
-  return JSON.parse(line.slice('CONFORMANCE '.length)) as Record<string, string>
-}
+const entry = 'test/runtimes/conformance-main.ts'
+/** Every Node line of the matrix (each running the built packages) and Bun and Deno (their sources). */
+const runtimes = ['node20', 'node22', 'node24', 'node26', 'bun', 'deno'] as const
 
 describe.each(transports)('%s', (transport) => {
   it('Node (this process) gives the expected answers', { timeout: 120_000 }, async () => {
-    expect(await runConformance(createClient, urlFor(transport))).toEqual(expected(transport))
+    expect(await runConformance(createClient, urlFor(transport))).toEqual(expectedConformance(transport))
   })
 
-  it.each(['bun', 'deno'] as const)('%s gives the same answers', { timeout: 150_000 }, async (runtime) => {
-    expect(await conformanceOn(runtime, urlFor(transport))).toEqual(expected(transport))
+  it.each(runtimes)('%s gives the same answers', { timeout: 150_000 }, async (runtime) => {
+    expect(await runProgramOn(runtime, { packageDir, entry, args: [urlFor(transport)] })).toEqual(
+      expectedConformance(transport),
+    )
   })
 })

@@ -41,10 +41,19 @@ export function undiciBackend(options: ResolvedOptions, tls?: HttpTransportOptio
   const readyAside = () =>
     (aside ??= loadUndici().then(({ Pool }) => createPool(Pool, origin, options, tls, asideConnections)))
 
+  let lastSend = Number.NEGATIVE_INFINITY
   return {
     name: 'undici',
     async send(request: BackendRequest): Promise<BackendResponse> {
       const dispatcher = await (request.aside ? readyAside() : ready())
+      // After a quiet stretch, a full turn of the event loop first, so that a server's close
+      // of an idle kept-alive socket is read, and undici's idle timer has fired, before undici
+      // picks a socket. A long synchronous stretch (decoding a large result) holds both back:
+      // the request would go out on a socket the server has closed ("other side closed"),
+      // and only a read-only request may be sent again after that, not an insert or a DDL.
+      // Busy callers (a request within the last half second) never wait: nothing blocked.
+      if (performance.now() - lastSend > quietMs) await loopTurn()
+      lastSend = performance.now()
       return dispatch(dispatcher, origin, options, request)
     },
     async close() {
@@ -52,6 +61,18 @@ export function undiciBackend(options: ResolvedOptions, tls?: HttpTransportOptio
     },
   }
 }
+
+/** How long without a request before the next one first lets the event loop turn. */
+const quietMs = 500
+
+/**
+ * Resolves after a whole turn of the event loop: the timers that are due have run (undici's
+ * idle-socket timer among them) and then the poll phase has read the I/O that arrived.
+ */
+const loopTurn = (): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(() => setImmediate(resolve), 0)
+  })
 
 /** Sockets for the requests aside: each is read to its end at once, so few serve many. */
 const asideConnections = 2

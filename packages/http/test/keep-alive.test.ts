@@ -44,6 +44,28 @@ describe('kept-alive sockets', () => {
     }
   }, 20_000)
 
+  it('a write after the event loop was blocked past the server keep-alive goes out on a live socket', async () => {
+    // A long synchronous stretch (decoding a large result) holds back both undici's idle
+    // timer and the server's close of the idle socket: neither is seen until the loop turns.
+    // The next request must not go out on that socket, for a write cannot be sent again.
+    const http = createHttpTransport({ url: server.httpUrl })
+    try {
+      await http.command('DROP TABLE IF EXISTS http_blocked_loop')
+      await http.command('CREATE TABLE http_blocked_loop (x UInt32) ENGINE = Memory')
+      expect(await scalar(http, 'SELECT 1')).toBe(1)
+      const until = Date.now() + 3600
+      while (Date.now() < until) {
+        // Busy: no timer and no I/O callback runs here.
+      }
+      await http.insert('http_blocked_loop', () => [{ rows: 2, columns: [[1, 2]] }])
+      expect(await scalar(http, 'SELECT sum(x) FROM http_blocked_loop')).toBe(3n)
+      expect(http.retries).toBe(0)
+      await http.command('DROP TABLE http_blocked_loop')
+    } finally {
+      await http.close()
+    }
+  }, 20_000)
+
   describe('a socket reset when it is reused', () => {
     let proxy: StaleSocketProxy
     let http: ReturnType<typeof createHttpTransport>

@@ -1,36 +1,19 @@
 // The Kysely dialect's conformance checks (runtimes/kysely-conformance-checks.ts) on Node in
-// this process and on Bun and Deno as their users run them, over both transports: each must
-// give what the server renders, fixed here. Deno gets only --allow-net, --allow-read and
-// --allow-env (--sloppy-imports and the source condition only let it run our TypeScript
-// sources; a user's install runs the built files).
-import { execFile } from 'node:child_process'
+// this process, on every Node line of the matrix and on Bun and Deno as their users run them,
+// over both transports: each must give what the server renders, fixed here. How each runtime
+// is started (Deno with only --allow-net, --allow-read and --allow-env) is @clickwire/testing's
+// runProgramOn.
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { createClient } from '@clickwire/client'
-import { runtimeBinary } from '@clickwire/testing'
+import { runProgramOn } from '@clickwire/testing'
 import { describe, expect, it } from 'vitest'
 import { runKyselyConformance } from './runtimes/kysely-conformance-checks.js'
 import { transports, urlFor } from './support/transports.js'
 
-const run = promisify(execFile)
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
-const main = 'test/runtimes/kysely-conformance-main.ts'
-
-const launches: Record<'bun' | 'deno', (url: string) => string[]> = {
-  bun: (url) => ['--conditions=@clickwire/source', main, url],
-  deno: (url) => [
-    'run',
-    '--quiet',
-    '--sloppy-imports',
-    '--node-modules-dir=manual',
-    '--conditions=@clickwire/source',
-    '--allow-net',
-    '--allow-read',
-    '--allow-env',
-    main,
-    url,
-  ],
-}
+const entry = 'test/runtimes/kysely-conformance-main.ts'
+/** Every Node line of the matrix (the built packages) and Bun and Deno (their sources). */
+const runtimes = ['node20', 'node22', 'node24', 'node26', 'bun', 'deno'] as const
 
 /** The server's answers: FINAL keeps version 2 of id 1, ARRAY JOIN gives one row per tag. */
 const expected = {
@@ -41,24 +24,12 @@ const expected = {
   streaming: '100000 rows, sum 4999950000',
 }
 
-async function conformanceOn(runtime: keyof typeof launches, url: string): Promise<Record<string, string>> {
-  const { stdout } = await run(runtimeBinary(runtime), launches[runtime](url), {
-    cwd: packageDir,
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: '1' },
-  })
-  const line = stdout.split('\n').find((each) => each.startsWith('CONFORMANCE '))
-  if (!line) throw new Error(`${runtime} printed no result:\n${stdout}`)
-  return JSON.parse(line.slice('CONFORMANCE '.length)) as Record<string, string>
-}
-
 describe.each(transports)('Kysely over %s', (transport) => {
   it('Node (this process) gives the expected answers', { timeout: 120_000 }, async () => {
     expect(await runKyselyConformance(createClient, urlFor(transport))).toEqual(expected)
   })
 
-  it.each(['bun', 'deno'] as const)('%s gives the same answers', { timeout: 150_000 }, async (runtime) => {
-    expect(await conformanceOn(runtime, urlFor(transport))).toEqual(expected)
+  it.each(runtimes)('%s gives the same answers', { timeout: 150_000 }, async (runtime) => {
+    expect(await runProgramOn(runtime, { packageDir, entry, args: [urlFor(transport)] })).toEqual(expected)
   })
 })

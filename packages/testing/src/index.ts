@@ -36,6 +36,7 @@ export {
 } from './modern-engine.js'
 export { type ParameterCase, parameterCases } from './parameter-cases.js'
 export { type RuntimeName, runtimeBinary } from './runtime-binaries.js'
+export { type RuntimeProgram, runProgramOn } from './runtime-programs.js'
 export {
   checkKeptWhileRecycling,
   checkScanBlock,

@@ -2,8 +2,8 @@
 // kysely and @clickwire/client only, no Node module, so the same file runs on Node, Bun and
 // Deno. Each gives a string the test compares with what the server renders.
 import { type Client, type ClientOptions, createClient } from '@clickwire/client'
+import { arrayJoin, ClickHouseDialect, final, prewhere } from '@clickwire/kysely'
 import { Kysely, sql } from 'kysely'
-import { arrayJoin, ClickHouseDialect, final, prewhere } from '../../src/index.ts'
 
 /** What `createClient` a runtime's entry gives. */
 export type CreateClient = (options: ClientOptions) => Client
