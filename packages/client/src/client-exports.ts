@@ -11,6 +11,7 @@ export {
   type HostStrategy,
   type HostStrategyName,
   type InsertResult,
+  type RawInsertResult,
   type KnownSettings,
   type ProfileInfo,
   type Progress,
@@ -30,6 +31,7 @@ export type { ArrowTypeMapOf } from './arrow-type-map.js'
 export type {
   Client,
   ClientInsertResult,
+  ClientRawInsertResult,
   CommandCallOptions,
   CommandResult,
   InsertCallOptions,
