@@ -183,7 +183,9 @@ const program = new Command('clickwire-bench')
     )
     const goals = goalChecks(report).filter((check) => check.met !== undefined)
     if (goals.length > 0) {
-      process.stdout.write('Goals of issue 11 measured in this run:\n')
+      process.stdout.write(
+        'Performance targets measured in this run (limits clickwire should meet against a peer):\n',
+      )
       for (const check of goals) {
         const figure = (value: number) =>
           check.unit === 'bytes' ? `${(value / 1e6).toFixed(0)} MB` : `${value.toFixed(2)}×`

@@ -147,6 +147,21 @@ export function scalarPlan(layout: ColumnLayout, family: string, timezone: strin
   // Interval*: the Int64 count of the unit, as ClickHouse stores it.
   if (family.startsWith('Interval')) return sharedBuffer(new Int64(), family)
   switch (family) {
+    case 'BFloat16': {
+      // Arrow has no BFloat16; every BFloat16 is exactly a Float32 (its upper half), so the
+      // widened bits are the values, nothing rounded.
+      const arrowType = new Float32()
+      return {
+        type: arrowType,
+        nullable: false,
+        data(column) {
+          const bits = typedDataOf(column, family, Uint16Array)
+          const wide = new Uint32Array(bits.length)
+          for (let row = 0; row < wide.length; row++) wide[row] = bits[row]! << 16
+          return makeData({ type: arrowType, length: column.length, data: new Float32Array(wide.buffer) })
+        },
+      }
+    }
     case 'Bool': {
       const arrowType = new Bool()
       return {

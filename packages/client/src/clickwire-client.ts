@@ -13,6 +13,7 @@ import {
   parameterFeaturesOf,
   type QueryEvents,
   type RawBody,
+  type RawInsertResult,
   type RawStream,
   type RowObject,
   registerSecret,
@@ -138,6 +139,16 @@ export interface ClientInsertResult extends InsertResult {
   readonly shards?: readonly ShardOutcome[] | undefined
 }
 
+/**
+ * What `insertRaw` resolves with: as {@link ClientInsertResult}, but `rowsWritten` is
+ * `undefined` when the server does not count the rows it wrote (18.16 sends no
+ * `X-ClickHouse-Summary`), since the client never parses the bytes: unknown, not 0.
+ */
+export interface ClientRawInsertResult extends Omit<ClientInsertResult, 'rowsWritten' | 'shards'> {
+  /** Rows the server confirmed written; `undefined` when the server does not say (18.16). */
+  readonly rowsWritten: number | undefined
+}
+
 /** Makes a transport for resolved options (the build's factory: native in Node, HTTP anywhere). */
 export type TransportFactory = (options: ResolvedClientOptions) => Transport
 
@@ -230,9 +241,10 @@ export interface Client {
   queryRaw(query: string | SqlFragment, options?: RawQueryCallOptions): Promise<RawQueryResult>
   /**
    * Inserts bytes in an input format (`options.format`): a CSV or Parquet file stream is
-   * uploaded as the server reads it. HTTP only, as {@link queryRaw}.
+   * uploaded as the server reads it. HTTP only, as {@link queryRaw}. `rowsWritten` is the
+   * server's count, `undefined` from servers that send none (18.16).
    */
-  insertRaw(table: string, body: RawInsertBody, options: RawInsertCallOptions): Promise<ClientInsertResult>
+  insertRaw(table: string, body: RawInsertBody, options: RawInsertCallOptions): Promise<ClientRawInsertResult>
   /** Runs a statement and drops its result (DDL, ALTER, SET ...). */
   command(query: string | SqlFragment, options?: CommandCallOptions): Promise<CommandResult>
   /** Checks the server answers. */
@@ -523,18 +535,18 @@ export class ClickwireClient implements Client {
   }
 
   /** Runs an insert-like call observed: logged, traced, its result with summary and headers. */
-  async #observedInsert(
+  async #observedInsert<Result extends InsertResult | RawInsertResult>(
     start: CallStart,
     headers: Readonly<Record<string, string>> | undefined,
-    run: (extra: ReturnType<typeof requestExtras>) => Promise<InsertResult>,
-  ): Promise<ClientInsertResult> {
+    run: (extra: ReturnType<typeof requestExtras>) => Promise<Result>,
+  ): Promise<Result & Pick<ClientInsertResult, 'summary' | 'responseHeaders'>> {
     const { call, extra } = await this.#begin(start, headers)
     try {
       const result = await run(extra)
       const counted = this.#summary(result.progress, call)
       // Servers before revision 54420 (18.16 over native) send no written counts in Progress:
       // the rows the server accepted stand in for them (its bytes stay unknown, 0).
-      const summary = counted.writtenRows > 0 ? counted : { ...counted, writtenRows: result.rowsWritten }
+      const summary = counted.writtenRows > 0 ? counted : { ...counted, writtenRows: result.rowsWritten ?? 0 }
       call.finish(undefined, summary)
       return { ...result, summary, responseHeaders: call.responseHeaders }
     } catch (error) {
@@ -629,7 +641,7 @@ export class ClickwireClient implements Client {
     table: string,
     body: RawInsertBody,
     options: RawInsertCallOptions,
-  ): Promise<ClientInsertResult> {
+  ): Promise<ClientRawInsertResult> {
     checkCallOptions('insertRaw', options)
     this.#assertOpen()
     const transport = this.#rawTransport('insertRaw')

@@ -15,6 +15,7 @@ export {
   type ProfileInfo,
   type Progress,
   ProtocolError,
+  type RawInsertResult,
   type RawStream,
   type RowObject,
   type ServerInfo,
@@ -30,6 +31,7 @@ export type { ArrowTypeMapOf } from './arrow-type-map.js'
 export type {
   Client,
   ClientInsertResult,
+  ClientRawInsertResult,
   CommandCallOptions,
   CommandResult,
   InsertCallOptions,

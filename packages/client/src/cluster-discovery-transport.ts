@@ -7,6 +7,7 @@ import type {
   QueryOptions,
   RawBody,
   RawInsertOptions,
+  RawInsertResult,
   RawQueryOptions,
   RawStream,
   RequestOptions,
@@ -30,7 +31,7 @@ import type { DiscoveryGate } from './cluster-discovery-options.js'
 export class ClusterDiscoveryTransport implements Transport {
   readonly kind: Transport['kind']
   readonly queryRaw?: (sql: string, options: RawQueryOptions) => Promise<RawStream>
-  readonly insertRaw?: (table: string, body: RawBody, options: RawInsertOptions) => Promise<InsertResult>
+  readonly insertRaw?: (table: string, body: RawBody, options: RawInsertOptions) => Promise<RawInsertResult>
 
   constructor(
     private readonly inner: Transport,

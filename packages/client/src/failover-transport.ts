@@ -12,6 +12,7 @@ import {
   type QueryOptions,
   type RawBody,
   type RawInsertOptions,
+  type RawInsertResult,
   type RawQueryOptions,
   type RawStream,
   type RequestOptions,
@@ -118,7 +119,7 @@ export class FailoverTransport implements Transport {
     return this.attempt('query', options, (transport, limits) => rawCapable(transport).queryRaw(sql, limits!))
   }
 
-  insertRaw(table: string, body: RawBody, options: RawInsertOptions): Promise<InsertResult> {
+  insertRaw(table: string, body: RawBody, options: RawInsertOptions): Promise<RawInsertResult> {
     return this.attempt('insert', options, (transport, limits) =>
       rawCapable(transport).insertRaw(table, body, limits!),
     )

@@ -28,10 +28,10 @@ export interface ArrowLike {
 
 /** A chunk of rows: objects keyed by column name, arrays in column order, columns, or Arrow. */
 export type InsertChunk<Row = Record<string, unknown>> =
-  | readonly Row[]
-  | readonly (readonly unknown[])[]
-  | ColumnValues
-  | ArrowLike
+  // `Row[]` first, though `readonly Row[]` covers it: TypeScript explains a wrong array literal
+  // against the first member of the same array kind, so a row of the wrong type is reported as
+  // `Type 'string' is not assignable to type 'number'` and not against the column types.
+  Row[] | readonly Row[] | readonly (readonly unknown[])[] | ColumnValues | ArrowLike
 
 /**
  * What `insert` takes: rows (objects or arrays), columns, an Arrow table, or an (async)

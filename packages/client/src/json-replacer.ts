@@ -5,12 +5,14 @@
  *
  * The text is what ClickHouse's own JSON formats print (`FORMAT JSONEachRow`) with its
  * settings for exact JSON, `output_format_json_quote_64bit_integers = 1` (the default of
- * older servers, 18.16 among them) and `output_format_json_quote_decimals = 1`, given the
- * default value mapping:
+ * older servers, 18.16 among them), `output_format_json_quote_decimals = 1` and
+ * `output_format_decimal_trailing_zeros = 1`, given the default value mapping:
  *
  * - Int64, UInt64, Int128…UInt256 and Interval values (bigints) become decimal strings:
  *   `"18446744073709551615"`, as the server quotes them.
- * - Decimals are already exact strings (`"1.50"`), as the server quotes them.
+ * - Decimals are already exact strings with every digit of their scale (`"-1.500"` for
+ *   `toDecimal64(-1.5, 3)`), as the server quotes them with trailing zeros kept; 26.x by
+ *   default drops them (`-1.5`, the same number), 18.16 always keeps them.
  * - Dates, times, UUID, IPv4/6 and Enum are the server's own text; Nullable NULL is `null`;
  *   arrays, tuples (arrays, or objects for named tuples) and JSON objects nest as usual.
  * - A Map becomes an object keyed by each key's text (`{"1":"x"}`), as the server prints

@@ -14,6 +14,10 @@ import { expect, it } from 'vitest'
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
 const readme = readFileSync(join(packageDir, 'README.md'), 'utf8')
 const opening = /```ts\n([\s\S]*?)```/.exec(readme)![1]!
+/** The repository README's library quick start (its first `ts` block). */
+const rootOpening = /```ts\n([\s\S]*?)```/.exec(
+  readFileSync(join(packageDir, '../../README.md'), 'utf8'),
+)![1]!
 
 /** The compiler options of a Node 20 project as `tsc --init` and @tsconfig/node20 suggest. */
 const node20 = {
@@ -74,4 +78,9 @@ it('type-checks the `await using` form the README offers, with esnext.disposable
   expect(disposing).toContain('await using ch')
   expect(disposing).not.toContain('finally')
   expect(await snippetDiagnostics(disposing, { ...node20, lib: ['ES2023', 'esnext.disposable'] })).toEqual([])
+}, 120_000)
+
+it("type-checks the repository README's library quick start the same way", async () => {
+  expect(rootOpening).toContain("import { createClient } from '@clickwire/client'")
+  expect(await snippetDiagnostics(rootOpening, node20)).toEqual([])
 }, 120_000)

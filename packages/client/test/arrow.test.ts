@@ -30,8 +30,22 @@ import {
 } from 'apache-arrow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { referenceVector, tableValues, typeSignature, vectorValues } from './support/arrow-reference.js'
-import { clientFor, transports, uniqueTable } from './support/transports.js'
+import { serverRun } from './support/server-oracle.js'
+import { clientFor, server, transports, uniqueTable } from './support/transports.js'
 import { catalog, catalogDefinitions, catalogRows, catalogValues } from './support/type-catalog.js'
+
+const modern = server.generation === 'modern'
+
+const float32 = new Float32Array(1)
+const float32Bits = new Uint32Array(float32.buffer)
+
+/** `x` rounded to BFloat16 (the upper half of a Float32, to nearest, ties to even). */
+function toBFloat16(x: number): number {
+  float32[0] = x
+  const bits = float32Bits[0]!
+  float32Bits[0] = (bits + 0x7fff + ((bits >>> 16) & 1)) & 0xffff0000
+  return float32[0]!
+}
 
 const list = (type: DataType, nullable = false) => new List(new Field('item', type, nullable))
 const dictionary = (type: DataType = new Utf8()) => new Dictionary(type, new Int32())
@@ -178,6 +192,38 @@ describe.each(transports)('%s', (transport) => {
       expect(typeSignature(arrow.getChild(name)!.type), name).toBe(typeSignature(reference.type))
       expect(vectorValues(arrow.getChild(name)!), name).toEqual(vectorValues(reference))
     }
+  })
+
+  // BFloat16 came with 24.x servers: 18.16 has no such type.
+  it.skipIf(!modern)('gives BFloat16 as Float32, each value exactly the server’s (26.x only)', async () => {
+    await using ch = clientFor(transport)
+    const values = 'arrayJoin([0.1, -1.5, 3.140625, 1e30, -2.5e-20, 65504, 0, inf, -inf])'
+    const sql = `SELECT toBFloat16(x) AS b, if(x = 0, NULL, toBFloat16(x)) AS nb FROM (SELECT ${values} AS x)`
+    const arrow = await (await ch.query(`${sql} ORDER BY b`)).arrow()
+    expect(typeSignature(arrow.getChild('b')!.type)).toBe(typeSignature(new Float32()))
+    expect(arrow.schema.fields.map((field) => [field.name, field.nullable])).toEqual([
+      ['b', false],
+      ['nb', true],
+    ])
+    // The oracle: the server's own text of each value, as BFloat16 and widened to Float32.
+    const lines = (
+      await serverRun(
+        `SELECT toString(b), toString(toFloat32(b)), toString(nb) FROM (${sql}) ORDER BY b FORMAT TSV`,
+      )
+    )
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'))
+    expect(lines).toHaveLength(9)
+    const parse = (text: string) => Number(text.replace(/^(-?)inf$/, '$1Infinity'))
+    const ours = vectorValues(arrow.getChild('b')!) as number[]
+    const oursNullable = vectorValues(arrow.getChild('nb')!) as (number | null)[]
+    for (const [row, [asBFloat16, asFloat32, nullable]] of lines.entries()) {
+      expect(ours[row], `row ${row}: ${asFloat32}`).toBe(Math.fround(parse(asFloat32!)))
+      expect(ours[row], `row ${row}: ${asBFloat16}`).toBe(toBFloat16(parse(asBFloat16!)))
+      expect(oursNullable[row], `row ${row}`).toBe(nullable === '\\N' ? null : ours[row])
+    }
+    expect(ours).toContain(0.099609375)
   })
 
   it('shares the received buffers of numeric columns (no copy)', async () => {

@@ -14,7 +14,7 @@ import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AbortError, ClickHouseError, createClient } from '../src/index.js'
 import { loadSlackMs } from './support/timed-settle.js'
-import { server, thrown, uniqueTable } from './support/transports.js'
+import { deadPort, server, thrown, uniqueTable } from './support/transports.js'
 
 const page = fileURLToPath(new URL('./support/browser-client-page.ts', import.meta.url))
 const packageRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -222,6 +222,37 @@ describe.skipIf(!existsSync(chromiumPath))('@clickwire/client in headless Chromi
     },
     120_000,
   )
+
+  it('tells a wrong password from a server that is down', async () => {
+    const downUrl = `http://127.0.0.1:${await deadPort()}`
+    // A user who has a password, given the wrong one (the harness's account, where it has one).
+    const wrongUser = server.hasTestUsers ? server.users.password.user : 'default'
+    const { result } = await open({ mode: 'refused', downUrl, wrongUser })
+    const hint =
+      'the server is up (it answered /ping) but its answer to this request had no CORS headers, as ClickHouse answers when it refuses the user name or password (or a request needing a CORS preflight it does not allow): check the user name and password'
+    if (server.line === '26.9') {
+      // 26.9 sends its CORS headers with the authentication error too: the page reads it
+      // (516 AUTHENTICATION_FAILED).
+      expect(result.wrongPassword).toMatchObject({
+        name: 'ClickHouseError',
+        code: 516,
+        clickHouseError: true,
+      })
+    } else {
+      // 18.16 and 26.7 answer it without: fetch says only `Failed to fetch`, and the probe adds why.
+      expect(result.wrongPassword).toMatchObject({
+        name: 'ConnectionError',
+        message: expect.stringContaining(hint),
+      })
+    }
+    expect(JSON.stringify(result.wrongPassword)).not.toContain('not-the-password')
+    // Nothing listens there: the /ping probe fails too, and the error says no more than fetch.
+    expect(result.down).toMatchObject({
+      name: 'ConnectionError',
+      message: expect.stringContaining('Failed to fetch'),
+    })
+    expect((result.down as { message: string }).message).not.toContain('/ping')
+  }, 60_000)
 
   // 26.9 answers the CORS preflight itself, with `Access-Control-Allow-Origin: *` and the
   // Authorization and X-ClickHouse-* headers allowed (measured with curl: 204): there the

@@ -225,6 +225,27 @@ describe.each(transports)('JSON.stringify(rows, jsonReplacer) over %s', (transpo
     expect(await compareRows(transport, sql)).toBe(1)
   })
 
+  it('writes decimals with every digit of their scale, as the server does with output_format_decimal_trailing_zeros = 1', async () => {
+    await using ch = clientFor(transport)
+    const sql = 'SELECT toDecimal64(-1.5, 3) AS d, toDecimal32(2, 2) AS e, toDecimal128(0.25, 4) AS f'
+    const ours = JSON.stringify((await (await ch.query(sql)).rows())[0], jsonReplacer)
+    expect(ours).toBe('{"d":"-1.500","e":"2.00","f":"0.2500"}')
+    if (modern) {
+      // 26.x drops trailing zeros by default; with the setting its text is ours.
+      const quoted = { output_format_json_quote_decimals: '1' }
+      expect(await serverRun(`${sql} FORMAT JSONEachRow`, quoted)).toBe('{"d":"-1.5","e":"2","f":"0.25"}\n')
+      expect(
+        await serverRun(`${sql} FORMAT JSONEachRow`, {
+          ...quoted,
+          output_format_decimal_trailing_zeros: '1',
+        }),
+      ).toBe(`${ours}\n`)
+    } else {
+      // 18.16 always prints every digit, unquoted (it has neither setting).
+      expect(await serverRun(`${sql} FORMAT JSONEachRow`)).toBe('{"d":-1.500,"e":2.00,"f":0.2500}\n')
+    }
+  })
+
   for (const c of modernCases) {
     it.skipIf(!modern)(`equals the server for ${c.name}: ${c.type} (modern only)`, async () => {
       expect(await compareRows(transport, caseSelect(c))).toBe(c.values.length)

@@ -1,4 +1,5 @@
 import { UsageError } from '@clickwire/protocol'
+import { explainCorsRefusal } from './cors-refusal-probe.js'
 import {
   type BackendRequest,
   type BackendResponse,
@@ -78,7 +79,11 @@ export function fetchBackend(
         response = await fetchImpl(request.url, init)
       } catch (error) {
         idle.stop()
-        throw backendFailure('before-response', error, { timeout: idle.fired ? 'idle' : undefined })
+        const timeout = idle.fired ? 'idle' : undefined
+        const explained = timeout
+          ? error
+          : await explainCorsRefusal(error, request.url, fetchImpl, request.signal)
+        throw backendFailure('before-response', explained, { timeout })
       }
       idle.touch()
       const stream = response.body

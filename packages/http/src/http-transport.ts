@@ -15,6 +15,7 @@ import {
   quoteTableName,
   type RawBody,
   type RawInsertOptions,
+  type RawInsertResult,
   type RequestKind,
   type RequestOptions,
   registerSecret,
@@ -35,7 +36,7 @@ import { NativeResult } from './http-native-result.js'
 import { type HttpTransportOptions, type ResolvedOptions, resolveOptions } from './http-options.js'
 import { type BoundStatement, bindParameters } from './http-parameters.js'
 import { describedColumns, describeTableSql, insertHeader } from './insert-header.js'
-import { finalProgress, progressFromHeaders } from './progress-headers.js'
+import { finalProgress, progressFromHeaders, reportedWrittenRows } from './progress-headers.js'
 import { RawResult } from './raw-result.js'
 import { RequestSender } from './request-lifetime.js'
 import { ResultMetadata } from './result-metadata.js'
@@ -236,10 +237,10 @@ export class HttpTransport implements Transport {
    * An INSERT whose rows are `body`, in the input format `options.format` (CSV, Parquet, ...):
    * the bytes go out as the server reads them, so a file stream is uploaded with
    * backpressure. Never sent twice: its bytes are the caller's and may have started.
-   * `rowsWritten` is the server's count (its summary header); 0 from servers that send none
-   * (18.16).
+   * `rowsWritten` is the server's count (its summary header); `undefined` from servers that
+   * send none (18.16), since the body's rows are never parsed here.
    */
-  async insertRaw(table: string, body: RawBody, options: RawInsertOptions): Promise<InsertResult> {
+  async insertRaw(table: string, body: RawBody, options: RawInsertOptions): Promise<RawInsertResult> {
     this.#sender.checkOpen()
     const format = checkFormatName(options.format)
     const queryId = options.queryId ?? newQueryId()
@@ -264,7 +265,8 @@ export class HttpTransport implements Transport {
     )
     reportResponseHeaders(options, exchange.response.headers)
     const progress = await drainExchange(exchange, this.#options.headerPrefix)
-    return { queryId, rowsWritten: progress.writtenRows, progress }
+    const rowsWritten = reportedWrittenRows(exchange.response.headers, this.#options.headerPrefix)
+    return { queryId, rowsWritten, progress }
   }
 
   async command(

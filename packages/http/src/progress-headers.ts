@@ -39,6 +39,26 @@ export function parseProgressHeader(value: string | undefined): Progress | undef
   }
 }
 
+/**
+ * The written rows the server reported in its summary (or last progress) header, or
+ * `undefined` when neither header carries `written_rows` (18.16 sends no such headers): an
+ * unknown count, not a zero.
+ */
+export function reportedWrittenRows(headers: ResponseHeaders, prefix: string): number | undefined {
+  for (const name of ['Summary', 'Progress']) {
+    const value = headers.get(`${prefix}${name}`)
+    const start = value?.lastIndexOf('{') ?? -1
+    if (value === undefined || value === null || start < 0) continue
+    try {
+      const json = JSON.parse(value.slice(start)) as Record<string, unknown>
+      if (typeof json === 'object' && json !== null && 'written_rows' in json) return count(json.written_rows)
+    } catch {
+      // A header we cannot read says nothing.
+    }
+  }
+  return undefined
+}
+
 /** What the progress and summary headers of a response say, if anything. */
 export function progressFromHeaders(
   headers: ResponseHeaders,

@@ -88,7 +88,25 @@ async function runNormal(): Promise<Record<string, unknown>> {
   return { ping, pingMs: Math.round(performance.now() - started) }
 }
 
-;(params.get('mode') === 'normal' ? runNormal() : run()).then(
+/**
+ * A wrong password and a server that is down: both used to read `Failed to fetch`. The
+ * password case is a query (ping needs no credentials).
+ */
+async function runRefused(): Promise<Record<string, unknown>> {
+  const wrong = createClient({ url, username: params.get('wrongUser')!, password: 'not-the-password' })
+  const down = createClient({ url: params.get('downUrl')!, connectTimeoutMs: 3000 })
+  const query = (ch: typeof wrong) =>
+    ch
+      .query('SELECT 1')
+      .then(() => 'no error')
+      .catch(describeError)
+  const result = { wrongPassword: await query(wrong), down: await query(down) }
+  await Promise.all([wrong.close(), down.close()])
+  return result
+}
+
+const mode = params.get('mode')
+;(mode === 'normal' ? runNormal() : mode === 'refused' ? runRefused() : run()).then(
   (result) => {
     document.getElementById('result')!.textContent = JSON.stringify(result)
     status.textContent = 'done'

@@ -99,8 +99,9 @@ describe('parseExceptionText', () => {
         'Code: 1000, e.displayText() = Poco::Exception: refused (TCP), e.what() = Poco::Exception',
       ),
     ).toEqual({
+      // The table's name for 1000, never the message's last parenthesized word.
       code: 1000,
-      name: undefined,
+      name: 'POCO_EXCEPTION',
       type: 'Poco::Exception',
       message: 'refused (TCP)',
       stackTrace: '',
@@ -158,5 +159,32 @@ describe('ClickHouseError.fromText', () => {
       'AUTHENTICATION_FAILED',
     ])
     expect(errorCodeName(123_456)).toBeUndefined()
+  })
+  it('names the codes 18.16 prints without a name: sessions, formats and parsing', () => {
+    // 18.16's text for a temporary table over HTTP without a session: the name comes from our table.
+    const error = ClickHouseError.fromText(
+      'Code: 113, e.displayText() = DB::Exception: There is no session, e.what() = DB::Exception',
+    )!
+    expect([error.code, error.codeName, error.message]).toEqual([
+      113,
+      'THERE_IS_NO_SESSION',
+      'There is no session',
+    ])
+    const codes = [3, 26, 35, 56, 85, 116, 372, 373, 374, 389, 399, 408, 1001]
+    expect(codes.map((code) => errorCodeName(code))).toEqual([
+      'UNEXPECTED_END_OF_FILE',
+      'CANNOT_PARSE_QUOTED_STRING',
+      'TOO_FEW_ARGUMENTS_FOR_FUNCTION',
+      'UNKNOWN_STORAGE',
+      'FORMAT_IS_NOT_SUITABLE_FOR_INPUT',
+      'THERE_IS_NO_DEFAULT_VALUE',
+      'SESSION_NOT_FOUND',
+      'SESSION_IS_LOCKED',
+      'INVALID_SESSION_TIMEOUT',
+      'INSERT_WAS_DEDUPLICATED',
+      'FORMAT_IS_NOT_SUITABLE_FOR_OUTPUT',
+      'BAD_REQUEST_PARAMETER',
+      'STD_EXCEPTION',
+    ])
   })
 })

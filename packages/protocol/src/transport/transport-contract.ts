@@ -171,6 +171,16 @@ export interface InsertResult {
 }
 
 /**
+ * What an insert of bytes in an input format resolves with. The client never parses those
+ * bytes, so the written rows are known only when the server counts them (26.x over HTTP, in
+ * `X-ClickHouse-Summary`); a server that sends no count (18.16) gives `undefined`, not 0.
+ */
+export interface RawInsertResult extends Omit<InsertResult, 'rowsWritten'> {
+  /** Rows the server confirmed written; `undefined` when the server does not say. */
+  readonly rowsWritten: number | undefined
+}
+
+/**
  * Produces the batches of an insert once the transport knows the table's header (names,
  * types and defaults of the columns being inserted).
  */
@@ -245,5 +255,5 @@ export interface Transport {
    */
   queryRaw?(sql: string, options: RawQueryOptions): Promise<RawStream>
   /** An insert of bytes in an input format (HTTP only, as {@link queryRaw}). */
-  insertRaw?(table: string, body: RawBody, options: RawInsertOptions): Promise<InsertResult>
+  insertRaw?(table: string, body: RawBody, options: RawInsertOptions): Promise<RawInsertResult>
 }
