@@ -16,7 +16,7 @@ import { compatCall, compatError } from './compat-error.js'
 import { insertConverter } from './compat-insert-values.js'
 import { CompatResultSet, type ResultSource } from './compat-result-set.js'
 import { type ClickHouseSummary, compatSummary } from './compat-summary.js'
-import { serverTextSettings, textSettings } from './compat-text-settings.js'
+import { dateTimeNumbersAsTicks, serverTextSettings, textSettings } from './compat-text-settings.js'
 import { type ClickHouseSettings, toParams, toSettings } from './compat-values.js'
 import { formatContentType, formatWriter, writtenFormat } from './format-writer.js'
 
@@ -391,7 +391,15 @@ export class ClickHouseClient {
     return compatCall(async () => {
       const types = await this.#columnTypes(client, params.table)
       const insertable = types.filter((column) => column.insertable).map((column) => column.name)
-      const converters = new Map(types.map((column) => [column.name, insertConverter(column.type)]))
+      const server = await this.#textSettingsOfServer(client)
+      const reading = {
+        dateTimeNumbersAsTicks: dateTimeNumbersAsTicks(
+          server,
+          this.#config.options.settings,
+          options.settings,
+        ),
+      }
+      const converters = new Map(types.map((column) => [column.name, insertConverter(column.type, reading)]))
       // Rows of arrays fill the columns in order; objects name theirs (a column they leave
       // out gets its default, as when the server reads JSONEachRow).
       const positional = /^JSONCompact/.test(format)

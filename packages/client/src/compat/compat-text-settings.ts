@@ -19,6 +19,8 @@ const names = [
   'format_tsv_null_representation',
   'output_format_csv_serialize_tuple_into_separate_columns',
   'output_format_csv_header_serialize_tuple_into_separate_columns',
+  // Not a writing setting: how the server reads a JSON number for DateTime64 (native inserts convert it).
+  'input_format_read_datetime_number_as_raw_value',
 ] as const
 
 type Name = (typeof names)[number]
@@ -34,6 +36,22 @@ export async function serverTextSettings(client: Client): Promise<Readonly<Recor
 function flag(value: unknown, absent: boolean): boolean {
   if (value === undefined) return absent
   return value === true || value === 1 || value === '1' || value === 'true'
+}
+
+/**
+ * Whether the server would read a JSON integer for a DateTime64 column as raw ticks: its
+ * `input_format_read_datetime_number_as_raw_value` (0 by default from 26.8 on), overridden
+ * by the client's and the call's settings; servers before that setting always read ticks.
+ */
+export function dateTimeNumbersAsTicks(
+  server: Readonly<Record<string, string>>,
+  ...overrides: (Settings | undefined)[]
+): boolean {
+  let value: unknown = server.input_format_read_datetime_number_as_raw_value
+  for (const settings of overrides)
+    if (settings?.input_format_read_datetime_number_as_raw_value !== undefined)
+      value = settings.input_format_read_datetime_number_as_raw_value
+  return flag(value, true)
 }
 
 /** The writing settings from the server's values, overridden by the client's and the call's settings. */
