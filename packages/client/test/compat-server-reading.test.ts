@@ -3,6 +3,7 @@
 // These tests hold it to what the server does: a JSON number for DateTime64 read as the
 // server reads it (ticks or seconds, by input_format_read_datetime_number_as_raw_value), and
 // the server's error codes for a too long FixedString and a missing query parameter.
+import { Readable } from 'node:stream'
 import { UsageError } from '@clickwire/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseError, createClient } from '../src/compat/index.js'
@@ -94,6 +95,55 @@ describe.each(transports)(
         expect(await stored(table)).toEqual([raw])
       },
     )
+
+    it('with input_format_import_nested_json an object fills the flattened Nested columns, as the server reads it', async (context) => {
+      const found = await serverRun(
+        "SELECT count() FROM system.settings WHERE name = 'input_format_import_nested_json' FORMAT TSV",
+      )
+      if (found.trim() !== '1') context.skip()
+      const columns = 'id UInt8, n Nested(id UInt32, name String)'
+      const ours = uniqueTable('compat_nested')
+      const theirs = uniqueTable('compat_nested_oracle')
+      for (const name of [ours, theirs])
+        await serverRun(`CREATE TABLE ${name} (${columns}) ENGINE = MergeTree ORDER BY id`)
+      const rows = [
+        { id: 1, n: { id: [42, 7], name: ['foo', 'é'] } },
+        { id: 2, n: { id: [], name: [] } },
+      ]
+      await client.insert({
+        table: ours,
+        values: rows,
+        format: 'JSONEachRow',
+        clickhouse_settings: { input_format_import_nested_json: 1 },
+      })
+      await serverRun(
+        `INSERT INTO ${theirs} FORMAT JSONEachRow ${rows.map((row) => JSON.stringify(row)).join('\n')}`,
+        {
+          input_format_import_nested_json: '1',
+        },
+      )
+      const select = (name: string) =>
+        serverRun(`SELECT id, n.id, n.name FROM ${name} ORDER BY id FORMAT TSV`)
+      expect(await select(ours)).toBe(await select(theirs))
+      expect(await select(ours)).toBe("1\t[42,7]\t['foo','é']\n2\t[]\t[]\n")
+    })
+
+    it('a Node stream of JSON bytes may cut a character between chunks', async () => {
+      const table = uniqueTable('compat_stream_utf8')
+      await client.command({
+        query: `CREATE TABLE ${table} (id UInt8, s String) ENGINE = MergeTree ORDER BY id`,
+      })
+      const bytes = Buffer.from('{"id":1,"s":"é€𝄞"}\n{"id":2,"s":"ü"}\n')
+      // Cuts inside é, inside € and inside 𝄞.
+      const chunks = [
+        bytes.subarray(0, 14),
+        bytes.subarray(14, 17),
+        bytes.subarray(17, 22),
+        bytes.subarray(22),
+      ]
+      await client.insert({ table, values: Readable.from(chunks), format: 'JSONEachRow' })
+      expect(await serverRun(`SELECT id, s FROM ${table} ORDER BY id FORMAT TSV`)).toBe('1\té€𝄞\n2\tü\n')
+    })
 
     it('a FixedString value longer than its size is TOO_LARGE_STRING_SIZE, as the server says', async () => {
       const table = uniqueTable('compat_fs')
