@@ -328,10 +328,16 @@ export class ClickHouseClient {
     const options = this.#callOptions(params)
     const statement = statementOf(params.query)
     if (!this.#config.native) {
+      const keyword = firstKeyword(statement)
       return compatCall(async () => {
         const raw = await failedAnswer(await client.queryRaw(statement, options))
+        // A statement without rows (INSERT, DDL) answers with an empty or tiny body: it is
+        // read here, so a caller who never reads the stream (as @clickhouse/client allows)
+        // does not keep the connection, which a session's calls share one at a time.
+        const rows = keyword === undefined || rowStatements.has(keyword)
+        const chunks = rows ? compatChunks(raw) : await bufferedChunks(raw)
         return {
-          stream: Readable.from(compatChunks(raw)),
+          stream: Readable.from(chunks),
           query_id: raw.queryId,
           response_headers: raw.responseHeaders,
           http_status_code: 200,
@@ -540,6 +546,13 @@ function nativeHeaders(format: string, queryId: string): Readonly<Record<string,
     'x-clickhouse-format': writtenFormat(format) ?? format,
     'x-clickhouse-query-id': queryId,
   }
+}
+
+/** Every chunk of an answer, read to its end. */
+async function bufferedChunks(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const all: Uint8Array[] = []
+  for await (const chunk of compatChunks(chunks)) all.push(chunk)
+  return all
 }
 
 async function* compatChunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
