@@ -156,6 +156,7 @@ describe('planJobs', () => {
   it('keeps the quick run to the quick variants, filtered by section and client', () => {
     const quick = chooseVariants({ sections: undefined, clients: undefined, allVariants: false })
     expect(quick.every((variant) => variant.quick)).toBe(true)
+    expect(quick.map((variant) => variant.id)).not.toContain('parsed/compat-http-json')
     expect(quick.length).toBeLessThan(variants.length)
     const onlyOurs = chooseVariants({
       sections: ['parsed', 'chbench'],
@@ -165,6 +166,8 @@ describe('planJobs', () => {
     expect(onlyOurs.map((variant) => variant.id)).toEqual([
       'parsed/cw-native-rows',
       'parsed/cw-native-rows@54488',
+      // The drop-in over native, in --all runs only.
+      'parsed/compat-native-json',
       'chbench/cw-native-lz4',
       'chbench/cw-native-none',
     ])

@@ -267,6 +267,24 @@ export const variants: readonly Variant[] = withOlderStringRevision([
   variant('parsed', 'chjs-jsoncompact', '@clickhouse/client JSONCompact (4)', 'clickhouse-js', 'rows', {
     format: 'JSONCompact',
   }),
+  // The drop-in's json() next to @clickhouse/client's JSONEachRow json() above, and like it
+  // only in --all runs (the quick run keeps @clickhouse/client's fastest format).
+  variant(
+    'parsed',
+    'compat-http-json',
+    '@clickwire/client/compat HTTP JSONEachRow json() (4)',
+    'clickwire-http',
+    'rows',
+    { format: 'compat', quick: false },
+  ),
+  variant(
+    'parsed',
+    'compat-native-json',
+    '@clickwire/client/compat native JSONEachRow json() (4)',
+    'clickwire-native',
+    'rows',
+    { format: 'compat', quick: false },
+  ),
   variant('parsed', 'driver-rows', 'clickhouse-driver Native (4)', 'clickhouse-driver', 'rows'),
   variant('parsed', 'connect-rows', 'clickhouse-connect (14)', 'clickhouse-connect', 'rows'),
   variant('parsed', 'cli-null', 'clickhouse-client --format Null (4)', 'clickhouse-client', 'rows', {

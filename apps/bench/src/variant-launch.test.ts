@@ -55,6 +55,26 @@ describe('launchFor', () => {
     expect(argsOf('arrow-ints/cw-http-arrow').slice(-3)).toEqual(['http', 'arrow-ints', '2017-01-04'])
   })
 
+  it("runs the drop-in's json() variants through child-clickwire-compat on their transport", () => {
+    const launchOf = (id: string) => {
+      const variant = variants.find((each) => each.id === id)!
+      return launchFor(variant, '2017-01-04', { server, paths, tools })
+    }
+    expect(launchOf('parsed/compat-http-json').args).toEqual([
+      '/b/dist/child-clickwire-compat.js',
+      'http',
+      'rows',
+      '2017-01-04',
+    ])
+    expect(launchOf('parsed/compat-native-json').args).toEqual([
+      '/b/dist/child-clickwire-compat.js',
+      'native',
+      'rows',
+      '2017-01-04',
+    ])
+    expect(launchOf('parsed/compat-http-json').env.BENCH_HTTP_BASE).toBe('http://127.0.0.1:8123')
+  })
+
   it('forces the @54488 copies to their revision through BENCH_PROTOCOL_REVISION, and no other run', () => {
     const env = (id: string) =>
       launchFor(

@@ -136,6 +136,16 @@ export function launchFor(
     }
   }
   const query = queryOf(work, point)
+  // The drop-in for @clickhouse/client (`@clickwire/client/compat`), on either transport.
+  if (
+    variant.format === 'compat' &&
+    (variant.client === 'clickwire-native' || variant.client === 'clickwire-http')
+  )
+    return node('child-clickwire-compat.js', [
+      variant.client === 'clickwire-native' ? 'native' : 'http',
+      work,
+      point,
+    ])
   switch (variant.client) {
     case 'clickwire-native':
       return node('child-clickwire.js', ['native', work, point, variant.compression ?? 'default'])

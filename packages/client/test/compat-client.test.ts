@@ -160,6 +160,31 @@ describe.each(transports)('compat client over %s', (transport) => {
     expect(await seen.json()).toEqual([{ c: 0 }])
   })
 
+  it('in a session, an exec of an INSERT whose stream is never read does not hold the session up', async () => {
+    // 18.16 reads INSERT ... VALUES only as data blocks over native: that case is HTTP's there.
+    const inSession = createClient({
+      url: urlFor(transport),
+      session_id: `compat-exec-${transport}-${Date.now()}`,
+    })
+    try {
+      await inSession.command({ query: 'CREATE TEMPORARY TABLE compat_exec_tmp (id UInt32)' })
+      const insert =
+        legacy && transport === 'native'
+          ? 'INSERT INTO compat_exec_tmp SELECT 43'
+          : 'INSERT INTO compat_exec_tmp VALUES (43)'
+      const first = await inSession.exec({ query: insert })
+      const second = await inSession.exec({ query: 'INSERT INTO compat_exec_tmp SELECT 44' })
+      expect([first.query_id, second.query_id].every((id) => id.length > 0)).toBe(true)
+      const rs = await inSession.query({
+        query: 'SELECT id FROM compat_exec_tmp ORDER BY id',
+        format: 'JSONEachRow',
+      })
+      expect(await rs.json()).toEqual([{ id: 43 }, { id: 44 }])
+    } finally {
+      await inSession.close()
+    }
+  })
+
   it('an unknown configuration or call key is a UsageError naming it', async () => {
     expect(() => createClient({ url: urlFor(transport), requestTimeout: 1 } as never)).toThrow(
       /unknown @clickhouse\/client configuration key "requestTimeout"/,

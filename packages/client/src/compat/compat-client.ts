@@ -16,7 +16,12 @@ import { compatCall, compatError } from './compat-error.js'
 import { insertConverter } from './compat-insert-values.js'
 import { CompatResultSet, type ResultSource } from './compat-result-set.js'
 import { type ClickHouseSummary, compatSummary } from './compat-summary.js'
-import { serverTextSettings, textSettings } from './compat-text-settings.js'
+import {
+  dateTimeNumbersAsTicks,
+  importNestedJson,
+  serverTextSettings,
+  textSettings,
+} from './compat-text-settings.js'
 import { type ClickHouseSettings, toParams, toSettings } from './compat-values.js'
 import { formatContentType, formatWriter, writtenFormat } from './format-writer.js'
 
@@ -323,10 +328,16 @@ export class ClickHouseClient {
     const options = this.#callOptions(params)
     const statement = statementOf(params.query)
     if (!this.#config.native) {
+      const keyword = firstKeyword(statement)
       return compatCall(async () => {
         const raw = await failedAnswer(await client.queryRaw(statement, options))
+        // A statement without rows (INSERT, DDL) answers with an empty or tiny body: it is
+        // read here, so a caller who never reads the stream (as @clickhouse/client allows)
+        // does not keep the connection, which a session's calls share one at a time.
+        const rows = keyword === undefined || rowStatements.has(keyword)
+        const chunks = rows ? compatChunks(raw) : await bufferedChunks(raw)
         return {
-          stream: Readable.from(compatChunks(raw)),
+          stream: Readable.from(chunks),
           query_id: raw.queryId,
           response_headers: raw.responseHeaders,
           http_status_code: 200,
@@ -391,11 +402,20 @@ export class ClickHouseClient {
     return compatCall(async () => {
       const types = await this.#columnTypes(client, params.table)
       const insertable = types.filter((column) => column.insertable).map((column) => column.name)
-      const converters = new Map(types.map((column) => [column.name, insertConverter(column.type)]))
+      const server = await this.#textSettingsOfServer(client)
+      const reading = {
+        dateTimeNumbersAsTicks: dateTimeNumbersAsTicks(
+          server,
+          this.#config.options.settings,
+          options.settings,
+        ),
+      }
+      const converters = new Map(types.map((column) => [column.name, insertConverter(column.type, reading)]))
       // Rows of arrays fill the columns in order; objects name theirs (a column they leave
       // out gets its default, as when the server reads JSONEachRow).
       const positional = /^JSONCompact/.test(format)
-      const rows = nativeRows(values, format, columns ?? insertable, converters, this.#json)
+      const nested = importNestedJson(server, this.#config.options.settings, options.settings)
+      const rows = nativeRows(values, format, columns ?? insertable, converters, this.#json, nested)
       const result = await client.insert(params.table, rows, {
         ...nativeOptions(options),
         columns: positional ? (columns ?? insertable) : columns,
@@ -528,6 +548,13 @@ function nativeHeaders(format: string, queryId: string): Readonly<Record<string,
   }
 }
 
+/** Every chunk of an answer, read to its end. */
+async function bufferedChunks(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const all: Uint8Array[] = []
+  for await (const chunk of compatChunks(chunks)) all.push(chunk)
+  return all
+}
+
 async function* compatChunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   try {
     yield* chunks
@@ -549,7 +576,29 @@ function nativeRows(
   names: readonly string[],
   converters: ReadonlyMap<string, (value: unknown) => unknown>,
   json: JsonHandling,
+  nestedJson: boolean,
 ): AsyncIterable<Record<string, unknown>> | Record<string, unknown>[] {
+  const convert = (object: Record<string, unknown>, name: string, value: unknown) => {
+    const converter = converters.get(name)
+    // With input_format_import_nested_json the server reads { n: { id: [...] } } into the
+    // flattened columns n.id, ...: an object under a name that is no column, with keys that
+    // make column names, is spread over them.
+    if (
+      !converter &&
+      nestedJson &&
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      !(value instanceof Date)
+    ) {
+      const entries = Object.entries(value)
+      if (entries.length > 0) {
+        for (const [key, each] of entries) convert(object, `${name}.${key}`, each)
+        return
+      }
+    }
+    object[name] = converter ? converter(value) : value
+  }
   const objectRow = (row: unknown): Record<string, unknown> => {
     if (Array.isArray(row)) {
       const object: Record<string, unknown> = {}
@@ -561,8 +610,7 @@ function nativeRows(
     if (typeof row !== 'object' || row === null)
       throw new UsageError(`insert() row: expected an object or an array, got ${typeof row}`)
     const object: Record<string, unknown> = {}
-    for (const [name, value] of Object.entries(row))
-      object[name] = (converters.get(name) ?? ((v: unknown) => v))(value)
+    for (const [name, value] of Object.entries(row)) convert(object, name, value)
     return object
   }
   // The WithNames formats' first rows name (and type) the columns.
@@ -571,16 +619,19 @@ function nativeRows(
     return (async function* () {
       let seen = 0
       let pending = ''
+      // One decoder for the stream: a character cut between two chunks stays whole.
+      const decoder = new TextDecoder()
       for await (const chunk of values) {
         const rows: unknown[] = []
         if (typeof chunk === 'string' || chunk instanceof Uint8Array) {
-          pending += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk)
+          pending += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
           const lines = pending.split('\n')
           pending = lines.pop() ?? ''
           for (const line of lines) if (line.trim()) rows.push(json.parse(line))
         } else rows.push(chunk)
         for (const row of rows) if (seen++ >= headerRows) yield objectRow(row)
       }
+      pending += decoder.decode()
       if (pending.trim() && seen++ >= headerRows) yield objectRow(json.parse(pending))
     })()
   }

@@ -1,9 +1,9 @@
 import {
   AbortError,
-  ClickwireError,
   errorCodeName,
   ClickHouseError as ServerError,
   TimeoutError,
+  UsageError,
 } from '@clickwire/protocol'
 
 const brand = Symbol.for('clickwire.compat.clickhouse-error')
@@ -84,9 +84,21 @@ export function compatError(error: unknown): unknown {
     wrapped.name = 'TimeoutError'
     return wrapped
   }
-  if (ClickwireError.isInstance(error)) return error
+  const missing = UsageError.isInstance(error) ? missingPlaceholder.exec(error.message) : null
+  if (missing) {
+    // The client checks placeholders before sending (the same on both transports and on
+    // servers that cannot bind parameters); a @clickhouse/client user catches the server's
+    // UNKNOWN_QUERY_PARAMETER for it, so it gets that code, with the text servers write.
+    return new ClickHouseError(
+      { message: `Substitution \`${missing[1]}\` is not set`, code: '456', type: 'UNKNOWN_QUERY_PARAMETER' },
+      { cause: error },
+    )
+  }
   return error
 }
+
+/** The UsageError of a `{name:Type}` without a value (from @clickwire/protocol's parameter binding). */
+const missingPlaceholder = /^no value for placeholder \{([^:}]+):/
 
 /** Runs `work`, rethrowing its failure as {@link compatError}. */
 export async function compatCall<T>(work: () => Promise<T>): Promise<T> {

@@ -19,6 +19,10 @@ const names = [
   'format_tsv_null_representation',
   'output_format_csv_serialize_tuple_into_separate_columns',
   'output_format_csv_header_serialize_tuple_into_separate_columns',
+  // Not a writing setting: how the server reads a JSON number for DateTime64 (native inserts convert it).
+  'input_format_read_datetime_number_as_raw_value',
+  // Likewise: JSON objects filling the columns of a flattened Nested (n: { id: [...] } into n.id).
+  'input_format_import_nested_json',
 ] as const
 
 type Name = (typeof names)[number]
@@ -34,6 +38,40 @@ export async function serverTextSettings(client: Client): Promise<Readonly<Recor
 function flag(value: unknown, absent: boolean): boolean {
   if (value === undefined) return absent
   return value === true || value === 1 || value === '1' || value === 'true'
+}
+
+/**
+ * Whether the server would read a JSON integer for a DateTime64 column as raw ticks: its
+ * `input_format_read_datetime_number_as_raw_value` (0 by default from 26.8 on), overridden
+ * by the client's and the call's settings; servers before that setting always read ticks.
+ */
+export function dateTimeNumbersAsTicks(
+  server: Readonly<Record<string, string>>,
+  ...overrides: (Settings | undefined)[]
+): boolean {
+  return flag(lastValue('input_format_read_datetime_number_as_raw_value', server, overrides), true)
+}
+
+/**
+ * Whether the server would read a JSON object of a Nested column's name into its
+ * flattened columns (`input_format_import_nested_json`, off by default), overridden by the
+ * client's and the call's settings.
+ */
+export function importNestedJson(
+  server: Readonly<Record<string, string>>,
+  ...overrides: (Settings | undefined)[]
+): boolean {
+  return flag(lastValue('input_format_import_nested_json', server, overrides), false)
+}
+
+function lastValue(
+  name: Name,
+  server: Readonly<Record<string, string>>,
+  overrides: readonly (Settings | undefined)[],
+): unknown {
+  let value: unknown = server[name]
+  for (const settings of overrides) if (settings?.[name] !== undefined) value = settings[name]
+  return value
 }
 
 /** The writing settings from the server's values, overridden by the client's and the call's settings. */
