@@ -1,5 +1,5 @@
-// The conformance checks (runtimes/conformance-checks.ts) on Bun and Deno, as their users run
-// them, against the shared test server over both transports: each must give what the server
+// The conformance checks (runtimes/conformance-checks.ts) on Bun, Deno and workerd, as their
+// users run them (workerd: a worker bundled as wrangler bundles it, in a local workerd), against the shared test server over both transports: each must give what the server
 // renders, the same as Node gives in this process. Deno gets only --allow-net, --allow-read
 // and --allow-env (--sloppy-imports and the source condition only let it run our TypeScript
 // sources; a user's install runs the built files).
@@ -7,10 +7,11 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { type RuntimeName, runtimeBinary } from '@clickwire/testing'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../src/index.js'
 import { runConformance } from './runtimes/conformance-checks.js'
 import { type TransportName, transports, urlFor } from './support/transports.js'
+import { startWorker, type WorkerdWorker } from './support/workerd-worker.js'
 
 const run = promisify(execFile)
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
@@ -34,7 +35,7 @@ const launches: Record<'bun' | 'deno', (url: string) => string[]> = {
 
 /** What every runtime must answer: the server's own renderings, fixed here. */
 function expected(transport: TransportName): Record<string, string> {
-  const sums = '(200000,2177780)'
+  const sums = '(200000,2177780) (5000,12497500,5000)'
   return {
     ping: 'ok',
     'rows with params': '[{"x":"42n","s":"é \\"q\\" \\\\ \\t"}]',
@@ -48,7 +49,7 @@ function expected(transport: TransportName): Record<string, string> {
     'every compression':
       transport === 'native'
         ? `none ${sums}; lz4 ${sums}; zstd ${sums}`
-        : `none ${sums}; gzip ${sums}; lz4 ${sums}; zstd ${sums}`,
+        : `none ${sums}; gzip ${sums}; lz4 ${sums}; zstd ${sums}; frames ${sums}`,
     'raw format': transport === 'native' ? 'http only' : '0,"0"\n1,"2"\n2,"4"\n',
   }
 }
@@ -65,6 +66,24 @@ async function conformanceOn(runtime: RuntimeName & keyof typeof launches, url: 
   return JSON.parse(line.slice('CONFORMANCE '.length)) as Record<string, string>
 }
 
+let worker: WorkerdWorker
+
+beforeAll(async () => {
+  worker = await startWorker(fileURLToPath(new URL('./runtimes/conformance-worker.ts', import.meta.url)))
+}, 120_000)
+
+afterAll(async () => {
+  await worker?.stop()
+})
+
+async function conformanceOnWorkerd(url: string) {
+  const response = await fetch(`${worker.url}/?url=${encodeURIComponent(url)}`)
+  const text = await response.text()
+  if (response.status !== 200)
+    throw new Error(`workerd answered ${response.status}: ${text}\n${worker.output()}`)
+  return JSON.parse(text) as Record<string, string>
+}
+
 describe.each(transports)('%s', (transport) => {
   it('Node (this process) gives the expected answers', { timeout: 120_000 }, async () => {
     expect(await runConformance(createClient, urlFor(transport))).toEqual(expected(transport))
@@ -72,5 +91,9 @@ describe.each(transports)('%s', (transport) => {
 
   it.each(['bun', 'deno'] as const)('%s gives the same answers', { timeout: 150_000 }, async (runtime) => {
     expect(await conformanceOn(runtime, urlFor(transport))).toEqual(expected(transport))
+  })
+
+  it('workerd gives the same answers', { timeout: 150_000 }, async () => {
+    expect(await conformanceOnWorkerd(urlFor(transport))).toEqual(expected(transport))
   })
 })
