@@ -164,6 +164,9 @@ export const checks: Record<string, Check> = {
           )
         ).rows()
         answers.push(`${name} ${row!.s} ${inserted!.s}`)
+      } catch (error) {
+        // Each method answers for itself: one that cannot load leaves the others checked.
+        answers.push(`${name} threw ${(error as Error).name}: ${(error as Error).message}`)
       } finally {
         await ch.command(`DROP TABLE IF EXISTS ${target}`).catch(() => undefined)
         await ch.close()

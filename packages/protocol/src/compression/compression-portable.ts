@@ -1,4 +1,5 @@
 import { UsageError } from '../errors/usage-error.js'
+import { reasonOf, unavailableCodec } from './codec-unavailable.js'
 import type { CompressionCodec, CompressionCodecs } from './compression-codec.js'
 import { frameHeaderSize, u32At } from './frame-format.js'
 
@@ -130,10 +131,21 @@ export function zstdCodec(zstd: ZstdLibrary, options: ZstdOptions = {}): Compres
   }
 }
 
-/** Loads the ZSTD WebAssembly module (once per process; later calls share it). */
+/**
+ * Loads the ZSTD WebAssembly module (once per process; later calls share it). It compiles from
+ * bytes at run time: where that is forbidden (Cloudflare Workers, a Content-Security-Policy
+ * without `wasm-unsafe-eval`) this is a UsageError that names LZ4, which loads there.
+ */
 export async function loadZstd(): Promise<ZstdLibrary> {
-  const { Zstd } = await import('@hpcc-js/wasm-zstd')
-  return Zstd.load()
+  try {
+    const { Zstd } = await import('@hpcc-js/wasm-zstd')
+    return await Zstd.load()
+  } catch (error) {
+    throw new UsageError(
+      `ZSTD cannot load in this runtime (${reasonOf(error)}): use compression 'lz4' or 'none'`,
+      { cause: error },
+    )
+  }
 }
 
 /**
@@ -155,7 +167,13 @@ async function loadPortableLz4(): Promise<CompressionCodec | undefined> {
  * WebAssembly, and NONE.
  */
 export async function portableCompression(options: ZstdOptions = {}): Promise<CompressionCodecs> {
-  const [lz4, zstd] = await Promise.all([loadPortableLz4(), loadZstd()])
-  const codecs = { zstd: zstdCodec(zstd, options) }
+  // Each method loads on its own: LZ4 never fails because ZSTD cannot load (Workers).
+  const [lz4, zstd] = await Promise.all([loadPortableLz4(), loadZstd().catch((error: unknown) => error)])
+  const codecs = {
+    zstd:
+      zstd instanceof Error
+        ? unavailableCodec('ZSTD', "compression 'lz4' or 'none'", zstd)
+        : zstdCodec(zstd as ZstdLibrary, options),
+  }
   return lz4 === undefined ? codecs : { lz4, ...codecs }
 }
