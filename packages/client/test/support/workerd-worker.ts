@@ -34,7 +34,7 @@ async function bundle(entry: string, dir: string): Promise<{ wasm: string[] }> {
     conditions: ['workerd', 'worker', 'browser', '@clickwire/source'],
     mainFields: ['module', 'main'],
     external: ['cloudflare:*', 'node:*'],
-    logLevel: 'silent',
+    logLevel: 'error',
     plugins: [
       {
         name: 'wasm-modules',
