@@ -1,3 +1,4 @@
+import { precompiledZstd } from '#precompiled-wasm'
 import { UsageError } from '../errors/usage-error.js'
 import { reasonOf, unavailableCodec } from './codec-unavailable.js'
 import type { CompressionCodec, CompressionCodecs } from './compression-codec.js'
@@ -133,13 +134,17 @@ export function zstdCodec(zstd: ZstdLibrary, options: ZstdOptions = {}): Compres
 
 /**
  * Loads the ZSTD WebAssembly module (once per process; later calls share it). It compiles from
- * bytes at run time: where that is forbidden (Cloudflare Workers, a Content-Security-Policy
- * without `wasm-unsafe-eval`) this is a UsageError that names LZ4, which loads there.
+ * bytes at run time, except under the `workerd` condition, where the runtime precompiled
+ * zstd.wasm. Where compiling is forbidden and no module was precompiled (a
+ * Content-Security-Policy without `wasm-unsafe-eval`) this is a UsageError that names LZ4.
  */
 export async function loadZstd(): Promise<ZstdLibrary> {
   try {
     const { Zstd } = await import('@hpcc-js/wasm-zstd')
-    return await Zstd.load()
+    if (precompiledZstd === undefined) return await Zstd.load()
+    // The `workerd` condition: the runtime compiled zstd.wasm, the package's own module.
+    const { withPrecompiledZstd } = await import('./zstd-precompiled.js')
+    return await withPrecompiledZstd(precompiledZstd, () => Zstd.load())
   } catch (error) {
     throw new UsageError(
       `ZSTD cannot load in this runtime (${reasonOf(error)}): use compression 'lz4' or 'none'`,

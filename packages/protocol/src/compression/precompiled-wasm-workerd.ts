@@ -5,9 +5,14 @@
 import cityHash from './cityhash.wasm'
 // @ts-expect-error as above
 import lz4 from './lz4.wasm'
+// @ts-expect-error as above
+import zstd from './zstd.wasm'
 
 /** liblz4's module, precompiled by the runtime (the same bytes as lz4-wasm.gen.ts). */
 export const precompiledLz4: object | undefined = lz4 as object
 
 /** CityHash128's module, precompiled by the runtime (the same bytes as cityhash-wasm.gen.ts). */
 export const precompiledCityHash: object | undefined = cityHash as object
+
+/** ZSTD's module, precompiled by the runtime (the one inside @hpcc-js/wasm-zstd, see extract-zstd-wasm.mjs). */
+export const precompiledZstd: object | undefined = zstd as object

@@ -10,7 +10,7 @@ const WebAssemblyGlobal = (
       Module: new (bytes: Uint8Array) => object
       CompileError: new (message: string) => Error
       compile(bytes: Uint8Array): Promise<object>
-      instantiate(bytes: Uint8Array): Promise<unknown>
+      instantiate(bytes: Uint8Array, imports?: unknown): Promise<unknown>
       instantiateStreaming(source: unknown): Promise<unknown>
     }
   }
@@ -23,12 +23,14 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
 const compiled = {
   lz4: new WebAssemblyGlobal.Module(file('./lz4.wasm')),
   cityHash: new WebAssemblyGlobal.Module(file('./cityhash.wasm')),
+  zstd: new WebAssemblyGlobal.Module(file('./zstd.wasm')),
 }
 
 vi.mock('#precompiled-wasm', () => ({ precompiledLz4: compiled.lz4, precompiledCityHash: compiled.cityHash }))
 
 afterEach(() => {
   vi.restoreAllMocks()
+  vi.doUnmock('@hpcc-js/wasm-zstd')
 })
 
 describe('the .wasm files', () => {
@@ -84,6 +86,12 @@ describe('ZSTD where WebAssembly cannot be compiled from bytes', () => {
     vi.spyOn(WebAssemblyGlobal, 'instantiateStreaming').mockImplementation(refuse)
     vi.spyOn(WebAssemblyGlobal, 'compile').mockImplementation(refuse)
     vi.resetModules()
+    // No precompiled zstd.wasm: the package's own compile is what the runtime refuses.
+    vi.doMock('#precompiled-wasm', () => ({
+      precompiledLz4: compiled.lz4,
+      precompiledCityHash: compiled.cityHash,
+      precompiledZstd: undefined,
+    }))
     vi.doMock('@hpcc-js/wasm-zstd', () => ({
       Zstd: { load: () => WebAssemblyGlobal.instantiate(new Uint8Array(8)) },
     }))
@@ -99,6 +107,31 @@ describe('ZSTD where WebAssembly cannot be compiled from bytes', () => {
     expect(() => codecs.zstd!.compress(data)).toThrow(failure as Error)
     const block = codecs.lz4!.compress(data)
     expect(block.length).toBeLessThan(40)
-    vi.doUnmock('@hpcc-js/wasm-zstd')
+  })
+
+  it('loads from the precompiled zstd.wasm (the workerd condition) and round-trips', async () => {
+    const instantiate = WebAssemblyGlobal.instantiate
+    const calls: string[] = []
+    vi.spyOn(WebAssemblyGlobal, 'instantiate').mockImplementation((source: unknown, imports?: unknown) => {
+      calls.push(source instanceof WebAssemblyGlobal.Module ? 'module' : 'bytes')
+      if (source instanceof WebAssemblyGlobal.Module) return instantiate(source as Uint8Array, imports)
+      return Promise.reject(new WebAssemblyGlobal.CompileError('Wasm code generation disallowed by embedder'))
+    })
+    const construct = vi.spyOn(WebAssemblyGlobal, 'Module')
+    vi.resetModules()
+    vi.doMock('#precompiled-wasm', () => ({
+      precompiledLz4: compiled.lz4,
+      precompiledCityHash: compiled.cityHash,
+      precompiledZstd: compiled.zstd,
+    }))
+    const { loadZstd } = await import('./compression-portable.js')
+    const zstd = await loadZstd()
+    const data = new TextEncoder().encode('clickwire '.repeat(10_000))
+    const compressed = zstd.compress(data, 1)
+    expect(compressed.length).toBeLessThan(200)
+    expect(zstd.decompress(compressed)).toEqual(data)
+    // The package asked for its bytes to be compiled; the precompiled module answered instead.
+    expect(calls).toEqual([])
+    expect(construct).not.toHaveBeenCalled()
   })
 })

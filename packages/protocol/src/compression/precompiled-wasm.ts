@@ -8,3 +8,6 @@ export const precompiledLz4: object | undefined = undefined
 
 /** CityHash128's module (cityhash.wasm), compiled by the runtime; undefined: compile cityhash-wasm.gen.ts. */
 export const precompiledCityHash: object | undefined = undefined
+
+/** ZSTD's module (zstd.wasm, @hpcc-js/wasm-zstd's), compiled by the runtime; undefined: the package compiles its own. */
+export const precompiledZstd: object | undefined = undefined
