@@ -10,7 +10,7 @@ import { type RuntimeName, runtimeBinary } from '@clickwire/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../src/index.js'
 import { runConformance } from './runtimes/conformance-checks.js'
-import { type TransportName, transports, urlFor } from './support/transports.js'
+import { server, type TransportName, transports, urlFor } from './support/transports.js'
 import { startWorker, type WorkerdWorker } from './support/workerd-worker.js'
 
 const run = promisify(execFile)
@@ -69,7 +69,10 @@ async function conformanceOn(runtime: RuntimeName & keyof typeof launches, url: 
 let worker: WorkerdWorker
 
 beforeAll(async () => {
-  worker = await startWorker(fileURLToPath(new URL('./runtimes/conformance-worker.ts', import.meta.url)))
+  // The worker's network trusts the test server's CA, for clickhouses:// (Workers' own roots otherwise).
+  worker = await startWorker(fileURLToPath(new URL('./runtimes/conformance-worker.ts', import.meta.url)), {
+    trustedCertificates: server.ca ? [server.ca] : [],
+  })
 }, 120_000)
 
 afterAll(async () => {
@@ -95,5 +98,14 @@ describe.each(transports)('%s', (transport) => {
 
   it('workerd gives the same answers', { timeout: 150_000 }, async () => {
     expect(await conformanceOnWorkerd(urlFor(transport))).toEqual(expected(transport))
+  })
+})
+
+describe('native over TLS (clickhouses://)', () => {
+  it('workerd gives the same answers through connect() with secureTransport', {
+    timeout: 150_000,
+  }, async () => {
+    expect(server.secureNativeUrl, 'the test server listens for TLS').toBeDefined()
+    expect(await conformanceOnWorkerd(server.secureNativeUrl!)).toEqual(expected('native'))
   })
 })

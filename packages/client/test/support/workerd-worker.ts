@@ -52,7 +52,13 @@ async function bundle(entry: string, dir: string): Promise<{ wasm: string[] }> {
   return { wasm: [...wasm] }
 }
 
-function config(port: number, wasm: readonly string[]): string {
+/** What the worker's outbound network trusts besides nothing: the test server's CA (PEM texts). */
+export interface WorkerOptions {
+  readonly trustedCertificates?: readonly string[] | undefined
+}
+
+function config(port: number, wasm: readonly string[], options: WorkerOptions): string {
+  const trusted = (options.trustedCertificates ?? []).map((pem) => JSON.stringify(pem)).join(', ')
   const modules = [
     '(name = "worker.js", esModule = embed "worker.js")',
     ...wasm.map((file) => `(name = "${basename(file)}", wasm = embed "${basename(file)}")`),
@@ -61,7 +67,7 @@ function config(port: number, wasm: readonly string[]): string {
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = .worker),
-    (name = "loopback", network = (allow = ["local", "private", "public"])),
+    (name = "loopback", network = (allow = ["local", "private", "public"], tlsOptions = (trustedCertificates = [${trusted}]))),
   ],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
 );
@@ -74,12 +80,12 @@ const worker :Workerd.Worker = (
 }
 
 /** Bundles `entry`, starts `workerd serve` on a free port and waits until it answers. */
-export async function startWorker(entry: string): Promise<WorkerdWorker> {
+export async function startWorker(entry: string, options: WorkerOptions = {}): Promise<WorkerdWorker> {
   const dir = await mkdtemp(join(tmpdir(), 'clickwire-workerd-'))
   const { wasm } = await bundle(entry, dir)
   for (const file of wasm) await copyFile(file, join(dir, basename(file)))
   const [port] = await freePorts(1)
-  await writeFile(join(dir, 'config.capnp'), config(port!, wasm))
+  await writeFile(join(dir, 'config.capnp'), config(port!, wasm, options))
   let output = ''
   const child: ChildProcess = spawn(runtimeBinary('workerd'), ['serve', join(dir, 'config.capnp')], {
     cwd: dir,
