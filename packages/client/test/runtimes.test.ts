@@ -101,11 +101,12 @@ describe.each(transports)('%s', (transport) => {
   })
 })
 
-describe('native over TLS (clickhouses://)', () => {
+// The shared server listens for TLS where the harness can open it: 18.16 (the modern engine
+// opens TCP and HTTP only, see @clickwire/testing's startClickHouse), as native/test/tls.test.ts.
+describe.runIf(server.secureNativeUrl)('native over TLS (clickhouses://)', () => {
   it('workerd gives the same answers through connect() with secureTransport', {
     timeout: 150_000,
   }, async () => {
-    expect(server.secureNativeUrl, 'the test server listens for TLS').toBeDefined()
     expect(await conformanceOnWorkerd(server.secureNativeUrl!)).toEqual(expected('native'))
   })
 })
