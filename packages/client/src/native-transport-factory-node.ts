@@ -6,7 +6,7 @@ import { type DiscoveryGate, discoveryGate, resolveDiscovery } from './cluster-d
 import { ClusterDiscoveryTransport } from './cluster-discovery-transport.js'
 import { hostHealthLog } from './host-health-log.js'
 
-/** The native TCP transport (Node only: sockets) for resolved client options. */
+/** The native TCP transport for resolved client options (Node's sockets, or Workers' through `#socket-channel`). */
 export function nativeTransportFor(options: ResolvedClientOptions): Transport {
   const log = new ClientLog(options.logger, options.logLevel, options.password)
   const discovery = resolveDiscovery(options.discoverCluster)

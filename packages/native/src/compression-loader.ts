@@ -1,5 +1,6 @@
 import type { CompressionCodec, CompressionCodecs } from '@clickwire/protocol'
 import { loadZstd, zstdCodec } from '@clickwire/protocol/frames'
+import { loadLz4Codec as loadLz4 } from '#lz4-codec'
 
 /**
  * The codecs of one transport: LZ4 at once, ZSTD (WebAssembly, about 90 ms to compile, a
@@ -20,8 +21,9 @@ let lz4: Promise<CompressionCodec> | undefined
 const zstd = new Map<number, Promise<CompressionCodec>>()
 
 function loadLz4Codec(): Promise<CompressionCodec> {
-  // lz4-napi compresses, liblz4 in WebAssembly decompresses (faster, see nodeLz4Codec).
-  lz4 ??= import('@clickwire/protocol/compression-node').then((module) => module.nodeLz4Codec())
+  // Node: lz4-napi compresses, liblz4 in WebAssembly decompresses (faster, see nodeLz4Codec);
+  // Workers: WebAssembly both ways (lz4-codec-workerd.ts).
+  lz4 ??= loadLz4()
   // A failed load is not cached: the next transport may ask again.
   lz4.catch(() => {
     lz4 = undefined

@@ -8,4 +8,4 @@
 export { type ConnectedServer, NativeConnection } from './native-connection.js'
 export { NativeQueryStream } from './native-query-stream.js'
 export { PacketPump } from './packet-pump.js'
-export type { SocketChannel } from './socket-channel.js'
+export type { Channel as SocketChannel } from './socket-channel-contract.js'

@@ -22,12 +22,12 @@ import {
   negotiatedRevision,
   pingCodec,
 } from '@clickwire/protocol/internal'
+import { SocketChannel } from '#socket-channel'
 import type { Poolable } from './connection-pool.js'
 import { probeHttpPort } from './http-port-probe.js'
 import type { HostAddress, NativeOptions } from './native-options.js'
 import { type IncomingPacket, PacketPump } from './packet-pump.js'
 import { clientVersion, writeQueryRequest } from './query-request.js'
-import { SocketChannel } from './socket-channel.js'
 
 /** What a connection knows about the server after the handshake. */
 export interface ConnectedServer extends ServerInfo {

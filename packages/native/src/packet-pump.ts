@@ -23,7 +23,7 @@ import {
   tableColumnsCodec,
 } from '@clickwire/protocol/internal'
 import type { TransportCodecs } from './compression-loader.js'
-import type { SocketChannel } from './socket-channel.js'
+import type { Channel as SocketChannel } from './socket-channel-contract.js'
 
 /** A server packet with its block, for the packets that carry one. */
 export type IncomingPacket =

@@ -1,22 +1,9 @@
 import { connect as netConnect, type Socket } from 'node:net'
-import { type ConnectionOptions as TlsConnectionOptions, connect as tlsConnect } from 'node:tls'
+import { connect as tlsConnect } from 'node:tls'
 import { AbortError, ConnectionError, InputArena, listenForAbort, TimeoutError } from '@clickwire/protocol'
+import type { Channel, SocketTarget } from './socket-channel-contract.js'
 
-/** Where and how to open one socket. */
-export interface SocketTarget {
-  readonly host: string
-  readonly port: number
-  /** TLS options; absent for plain TCP. */
-  readonly tls?: TlsConnectionOptions | undefined
-  readonly connectTimeoutMs: number
-  readonly signal?: AbortSignal | undefined
-  /** Size of the read buffers (the arena's chunks). */
-  readonly readBufferSize?: number | undefined
-  /** Unconsumed bytes allowed to pile up before reading pauses (default 16 MiB). */
-  readonly readAheadBytes?: number | undefined
-  /** Longest wait in {@link SocketChannel.more} for the next bytes; 0 for none. */
-  readonly receiveTimeoutMs?: number | undefined
-}
+export type { SocketTarget } from './socket-channel-contract.js'
 
 /** Smallest free space offered to the kernel for one read. */
 const minimumRead = 256 * 1024
@@ -26,14 +13,15 @@ const maxRead = 1 << 20
 const headerRead = 64 * 1024
 
 /**
- * One TCP or TLS socket and the bytes received on it.
+ * One TCP or TLS socket and the bytes received on it, on Node (and Bun, Deno): the default
+ * `#socket-channel`; socket-channel-workerd.ts is the one for Cloudflare Workers.
  *
  * Plain TCP sockets read straight into the {@link InputArena} (Node's `onread` with a
  * buffer per read), so received bytes land where they are decoded with no copy; TLS
  * sockets, which have no `onread`, copy their chunks in. Reading is paused while the
  * consumer asks (backpressure) and resumed on demand.
  */
-export class SocketChannel {
+export class SocketChannel implements Channel {
   readonly arena: InputArena
   readonly address: string
   private socket!: Socket

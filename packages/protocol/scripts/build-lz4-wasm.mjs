@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes src/compression/lz4-wasm.gen.ts: liblz4's own lz4.c (vendor/lz4, unmodified)
+// Writes src/compression/lz4-wasm.gen.ts (and the same module as src/compression/lz4.wasm): liblz4's own lz4.c (vendor/lz4, unmodified)
 // compiled to a wasm32 module with clang-14 and wasm-ld-14 (Debian: `apt-get install
 // clang-14 lld-14`), as base64. No libc: LZ4_FREESTANDING maps its memcpy/memmove/memset
 // to compiler builtins, which -mbulk-memory turns into memory.copy / memory.fill.
@@ -18,6 +18,20 @@ import { fileURLToPath } from 'node:url'
 
 const vendor = fileURLToPath(new URL('../vendor/lz4/', import.meta.url))
 const output = fileURLToPath(new URL('../src/compression/lz4-wasm.gen.ts', import.meta.url))
+/** The same module as a file, for runtimes that take precompiled modules only (Workers: lz4-wasm-modules-workerd.ts). */
+const moduleFile = fileURLToPath(new URL('../src/compression/lz4.wasm', import.meta.url))
+
+/** Exits 1 when the committed `.wasm` file is not exactly `bytes`. */
+function checkModuleFile(bytes) {
+  let current = Buffer.alloc(0)
+  try {
+    current = readFileSync(moduleFile)
+  } catch {}
+  if (!current.equals(bytes)) {
+    console.error(`stale: ${moduleFile} (differs from the module in ${output})`)
+    process.exit(1)
+  }
+}
 const sources = ['lz4.c', 'lz4.h']
 
 const compileFlags = [
@@ -107,10 +121,12 @@ if (process.argv.includes('--check')) {
     current = readFileSync(output, 'utf8')
   } catch {}
   if (hasClang()) {
-    if (current !== render(compile(), inputs)) {
+    const bytes = compile()
+    if (current !== render(bytes, inputs)) {
       console.error(`stale: ${output} (differs from a fresh build)`)
       process.exit(1)
     }
+    checkModuleFile(bytes)
   } else {
     const base64 = [...current.matchAll(/^ {2}'([A-Za-z0-9+/=]+)'/gm)].map((match) => match[1]).join('')
     const bytes = Buffer.from(base64, 'base64')
@@ -122,6 +138,11 @@ if (process.argv.includes('--check')) {
       console.error(`stale: ${output} (not in the generated form)`)
       process.exit(1)
     }
+    checkModuleFile(bytes)
     console.log('build-lz4-wasm: clang-14/wasm-ld-14 not installed, compile skipped; recorded hashes match')
   }
-} else writeFileSync(output, render(compile(), inputs))
+} else {
+  const bytes = compile()
+  writeFileSync(output, render(bytes, inputs))
+  writeFileSync(moduleFile, bytes)
+}

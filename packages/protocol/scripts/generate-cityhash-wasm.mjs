@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes src/compression/cityhash-wasm.gen.ts: the CityHash128 WebAssembly module that
+// Writes src/compression/cityhash-wasm.gen.ts (and the same module as src/compression/cityhash.wasm): the CityHash128 WebAssembly module that
 // cityhash-wasm-source.mjs describes, assembled by wasm-assembler.mjs, as base64. The
 // module is hand-assembled so that no WebAssembly toolchain is needed to build or check it.
 // `--check` exits 1 when the committed file differs from what the source makes.
@@ -22,14 +22,26 @@ function render(bytes) {
 }
 
 const file = fileURLToPath(new URL('../src/compression/cityhash-wasm.gen.ts', import.meta.url))
-const text = render(assembleModule(cityHashWasmModule))
+// The same module as a file, for runtimes that take precompiled modules only (Workers).
+const moduleFile = fileURLToPath(new URL('../src/compression/cityhash.wasm', import.meta.url))
+const bytes = Buffer.from(assembleModule(cityHashWasmModule))
+const text = render(bytes)
 if (process.argv.includes('--check')) {
   let current = ''
+  let currentModule = Buffer.alloc(0)
   try {
     current = readFileSync(file, 'utf8')
+    currentModule = readFileSync(moduleFile)
   } catch {}
   if (current !== text) {
     console.error(`stale: ${file}`)
     process.exit(1)
   }
-} else writeFileSync(file, text)
+  if (!currentModule.equals(bytes)) {
+    console.error(`stale: ${moduleFile}`)
+    process.exit(1)
+  }
+} else {
+  writeFileSync(file, text)
+  writeFileSync(moduleFile, bytes)
+}

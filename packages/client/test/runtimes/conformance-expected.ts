@@ -3,7 +3,7 @@
 
 /** What every runtime must answer: the server's own renderings, fixed here. */
 export function expectedConformance(transport: 'native' | 'http'): Record<string, string> {
-  const sums = '(200000,2177780)'
+  const sums = '(200000,2177780) (5000,12497500,5000)'
   return {
     ping: 'ok',
     'rows with params': '[{"x":"42n","s":"é \\"q\\" \\\\ \\t"}]',
@@ -17,7 +17,7 @@ export function expectedConformance(transport: 'native' | 'http'): Record<string
     'every compression':
       transport === 'native'
         ? `none ${sums}; lz4 ${sums}; zstd ${sums}`
-        : `none ${sums}; gzip ${sums}; lz4 ${sums}; zstd ${sums}`,
+        : `none ${sums}; gzip ${sums}; lz4 ${sums}; zstd ${sums}; frames ${sums}`,
     'raw format': transport === 'native' ? 'http only' : '0,"0"\n1,"2"\n2,"4"\n',
   }
 }

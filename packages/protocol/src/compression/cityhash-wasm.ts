@@ -1,3 +1,4 @@
+import { precompiledCityHash } from '#precompiled-wasm'
 import { cityHashWasmBase64 } from './cityhash-wasm.gen.js'
 
 /**
@@ -55,7 +56,10 @@ export function loadCityHashWasm(): CityHashWasm | undefined {
   try {
     const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly
     if (wasm === undefined) return undefined
-    const instance = new wasm.Instance(new wasm.Module(decodeBase64(cityHashWasmBase64)))
+    // Under the `workerd` condition the runtime compiled cityhash.wasm (Workers forbid compiling).
+    const instance = new wasm.Instance(
+      precompiledCityHash ?? new wasm.Module(decodeBase64(cityHashWasmBase64)),
+    )
     exports = instance.exports as unknown as CityHashExports
   } catch {
     return undefined

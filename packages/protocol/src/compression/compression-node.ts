@@ -1,4 +1,5 @@
 import { UsageError } from '../errors/usage-error.js'
+import { reasonOf, unavailableCodec } from './codec-unavailable.js'
 import type { CompressionCodec, CompressionCodecs } from './compression-codec.js'
 import { loadZstd, type ZstdOptions, zstdCodec } from './compression-portable.js'
 import { frameHeaderSize } from './frame-format.js'
@@ -57,30 +58,6 @@ export async function nodeLz4Codec(): Promise<CompressionCodec> {
   )
 }
 
-function reasonOf(reason: unknown): string {
-  const message = reason instanceof Error ? reason.message : String(reason)
-  return message.split('\n')[0]!.slice(0, 200)
-}
-
-/**
- * A codec that could not load: each use is the error it failed with, so that one method that
- * cannot load here leaves the others usable.
- */
-function unavailable(method: string, alternative: string, reason: unknown): CompressionCodec {
-  const error = () =>
-    reason instanceof UsageError
-      ? reason
-      : new UsageError(`${method} cannot load in this runtime (${reasonOf(reason)}): use ${alternative}`)
-  return {
-    compress() {
-      throw error()
-    },
-    decompress() {
-      throw error()
-    },
-  }
-}
-
 /** Loads `lz4-napi` (a CommonJS native addon) on first use. */
 export async function loadLz4(): Promise<Lz4Addon> {
   const module = (await import('lz4-napi')) as unknown as { default: Lz4Addon }
@@ -102,10 +79,12 @@ export async function nodeCompression(options: ZstdOptions = {}): Promise<Compre
   const [lz4, zstd] = await Promise.allSettled([nodeLz4Codec(), loadZstd()])
   return {
     lz4:
-      lz4.status === 'fulfilled' ? lz4.value : unavailable('LZ4', "compression 'zstd' or 'none'", lz4.reason),
+      lz4.status === 'fulfilled'
+        ? lz4.value
+        : unavailableCodec('LZ4', "compression 'zstd' or 'none'", lz4.reason),
     zstd:
       zstd.status === 'fulfilled'
         ? zstdCodec(zstd.value, options)
-        : unavailable('ZSTD', "compression 'lz4' or 'none'", zstd.reason),
+        : unavailableCodec('ZSTD', "compression 'lz4' or 'none'", zstd.reason),
   }
 }

@@ -1,4 +1,6 @@
+import { precompiledZstd } from '#precompiled-wasm'
 import { UsageError } from '../errors/usage-error.js'
+import { reasonOf, unavailableCodec } from './codec-unavailable.js'
 import type { CompressionCodec, CompressionCodecs } from './compression-codec.js'
 import { frameHeaderSize, u32At } from './frame-format.js'
 
@@ -130,10 +132,25 @@ export function zstdCodec(zstd: ZstdLibrary, options: ZstdOptions = {}): Compres
   }
 }
 
-/** Loads the ZSTD WebAssembly module (once per process; later calls share it). */
+/**
+ * Loads the ZSTD WebAssembly module (once per process; later calls share it). It compiles from
+ * bytes at run time, except under the `workerd` condition, where the runtime precompiled
+ * zstd.wasm. Where compiling is forbidden and no module was precompiled (a
+ * Content-Security-Policy without `wasm-unsafe-eval`) this is a UsageError that names LZ4.
+ */
 export async function loadZstd(): Promise<ZstdLibrary> {
-  const { Zstd } = await import('@hpcc-js/wasm-zstd')
-  return Zstd.load()
+  try {
+    const { Zstd } = await import('@hpcc-js/wasm-zstd')
+    if (precompiledZstd === undefined) return await Zstd.load()
+    // The `workerd` condition: the runtime compiled zstd.wasm, the package's own module.
+    const { withPrecompiledZstd } = await import('./zstd-precompiled.js')
+    return await withPrecompiledZstd(precompiledZstd, () => Zstd.load())
+  } catch (error) {
+    throw new UsageError(
+      `ZSTD cannot load in this runtime (${reasonOf(error)}): use compression 'lz4' or 'none'`,
+      { cause: error },
+    )
+  }
 }
 
 /**
@@ -155,7 +172,13 @@ async function loadPortableLz4(): Promise<CompressionCodec | undefined> {
  * WebAssembly, and NONE.
  */
 export async function portableCompression(options: ZstdOptions = {}): Promise<CompressionCodecs> {
-  const [lz4, zstd] = await Promise.all([loadPortableLz4(), loadZstd()])
-  const codecs = { zstd: zstdCodec(zstd, options) }
+  // Each method loads on its own: LZ4 never fails because ZSTD cannot load (Workers).
+  const [lz4, zstd] = await Promise.all([loadPortableLz4(), loadZstd().catch((error: unknown) => error)])
+  const codecs = {
+    zstd:
+      zstd instanceof Error
+        ? unavailableCodec('ZSTD', "compression 'lz4' or 'none'", zstd)
+        : zstdCodec(zstd as ZstdLibrary, options),
+  }
   return lz4 === undefined ? codecs : { lz4, ...codecs }
 }

@@ -1,3 +1,4 @@
+import { precompiledLz4 } from '#precompiled-wasm'
 import { ProtocolError } from '../errors/protocol-error.js'
 import { decodeBase64 } from './cityhash-wasm.js'
 import type { CompressionCodec } from './compression-codec.js'
@@ -176,10 +177,12 @@ let compiled: Promise<object> | undefined
  * Chrome long refused synchronous compiles of modules over 4 KB on the main thread (this one
  * is about 7.5 KB; Chromium 156 accepts it).
  * Rejects where WebAssembly is missing or compiling from bytes is forbidden
- * (Content-Security-Policy without `wasm-unsafe-eval`).
+ * (Content-Security-Policy without `wasm-unsafe-eval`); under the `workerd` condition the
+ * runtime's precompiled lz4.wasm is used instead, with no compile (Workers forbid it).
  */
 export function compileLz4Wasm(): Promise<object> {
-  compiled ??= (async () => webAssembly().compile(decodeBase64(lz4WasmBase64)))()
+  // Where the runtime compiled lz4.wasm itself (the `workerd` condition), that module is used.
+  compiled ??= (async () => precompiledLz4 ?? webAssembly().compile(decodeBase64(lz4WasmBase64)))()
   compiled.catch(() => {
     compiled = undefined
   })
@@ -193,7 +196,7 @@ export async function loadLz4Wasm(): Promise<Lz4Wasm> {
 
 /** A new {@link Lz4Wasm}, compiled synchronously: for Node and workers, not a browser's main thread. */
 export function loadLz4WasmSync(): Lz4Wasm {
-  return Lz4Wasm.of(new (webAssembly().Module)(decodeBase64(lz4WasmBase64)))
+  return Lz4Wasm.of(precompiledLz4 ?? new (webAssembly().Module)(decodeBase64(lz4WasmBase64)))
 }
 
 /**
