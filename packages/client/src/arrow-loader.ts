@@ -10,14 +10,16 @@ let loading: Promise<ArrowModule> | undefined
  * Arrow. Through `import()`, so that code that never calls `arrow()` does not load
  * apache-arrow (Node starts faster) and bundlers that split on `import()` (Vite, Rollup,
  * webpack, Parcel, esbuild with `--splitting`) keep it out of the page until it is used.
- * A failed load (apache-arrow not installed, a chunk the page could not fetch) is a
- * UsageError, and the next call tries again.
+ * apache-arrow is an optional peer dependency (12 MB installed with its own dependencies, for
+ * the callers of Arrow only): a failed load (apache-arrow not installed, a chunk the page
+ * could not fetch) is a UsageError that says how to install it, and the next call tries
+ * again.
  */
 export function loadArrow(): Promise<ArrowModule> {
   loading ??= import('./arrow-table.js').catch((cause: unknown) => {
     loading = undefined
     throw new UsageError(
-      `arrow() could not load apache-arrow (a dependency of @clickwire/client: is it installed? In a bundled page, is the chunk that holds it served?): ${cause instanceof Error ? cause.message : String(cause)}`,
+      `Arrow results need apache-arrow, an optional peer dependency of @clickwire/client: install it (npm install apache-arrow), or in a bundled page serve the chunk that holds it (${cause instanceof Error ? cause.message : String(cause)})`,
       { cause },
     )
   })
