@@ -50,6 +50,8 @@ export interface MachineInfo {
   readonly memoryBytes: number
   readonly os: string
   readonly node: string
+  /** What ran clickwire's variants (`--runtime`), when recorded: `Node.js v26.12.1`, `Bun 1.4.5`, ... */
+  readonly clickwireRuntime?: string | undefined
   readonly python?: string | undefined
   readonly go?: string | undefined
 }

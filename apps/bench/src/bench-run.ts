@@ -7,6 +7,7 @@ import { type ClickHouseCommand, type ServerInfo, startClickHouse } from '@click
 import cliProgress from 'cli-progress'
 import { type BenchReport, cellOf, type PeerInfo, type Point, type SectionResult } from './bench-results.js'
 import { describePeers, describeThisMachine, findTools } from './bench-tools.js'
+import { type BenchRuntime, clickwireRuntime } from './clickwire-runtime.js'
 import { type Measurement, runMeasured } from './job-runner.js'
 import { createEmptyOntime, ensureOntimeDataset, type LoadReport } from './ontime-loader.js'
 import { type ClientId, isOurs, sections, type Variant, variants } from './scenario-catalog.js'
@@ -46,6 +47,8 @@ export interface RunOptions {
   readonly datasetLastDay?: string | undefined
   /** Progress bar and messages go to stderr; false keeps them quiet (tests). */
   readonly progress: boolean
+  /** The runtime of clickwire's own variants (`--runtime`); default the bench's Node. */
+  readonly runtime?: BenchRuntime | undefined
 }
 
 function log(options: RunOptions, line: string): void {
@@ -263,7 +266,8 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
 
     // 18.16 has no byte counters: there only the rows the peers report are checked.
     const countsTraffic = (await readTraffic(admin)) !== undefined
-    const tools = findTools(options.paths)
+    const runtime = clickwireRuntime(options.runtime)
+    const tools = { ...findTools(options.paths), clickwire: options.runtime ? runtime : undefined }
     const peerInfo = describePeers(tools, options.paths)
     const unavailable = new Map<string, string>()
     for (const peer of peerInfo.values()) if (peer.unavailable) unavailable.set(peer.client, peer.unavailable)
@@ -417,7 +421,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       generatedAt: new Date().toISOString(),
       repetitions: options.repetitions,
       wallSeconds: (performance.now() - started) / 1000,
-      machine: describeThisMachine(tools),
+      machine: { ...describeThisMachine(tools), clickwireRuntime: runtime.version },
       load: { start: loadAtStart, end: loadavg()[0]! },
       server: {
         // `SELECT version()` has all four parts (26.7.2.1); the hello only three.

@@ -1,4 +1,10 @@
 #!/usr/bin/env node
+import { resolve } from 'node:path'
+import { createClient } from '@clickwire/client'
+import { startClickHouse } from '@clickwire/testing'
+import { Command, InvalidArgumentError } from 'commander'
+import { goalChecks } from './bench-results.js'
+import { type RunOptions, runBench } from './bench-run.js'
 /**
  * The bench's command line (`node dist/cli.js`, or `pnpm bench` from the repository root).
  *
@@ -11,12 +17,7 @@
  * CLICKHOUSE_URL=http://127.0.0.1:8123 node dist/cli.js --sections chbench --numbers 500M
  * ```
  */
-import { resolve } from 'node:path'
-import { createClient } from '@clickwire/client'
-import { startClickHouse } from '@clickwire/testing'
-import { Command, InvalidArgumentError } from 'commander'
-import { goalChecks } from './bench-results.js'
-import { type RunOptions, runBench } from './bench-run.js'
+import { type BenchRuntime, benchRuntimes, parseRuntime } from './clickwire-runtime.js'
 import { renderFigures, runClusterInsert } from './cluster-insert.js'
 import { ensureOntimeDataset } from './ontime-loader.js'
 import { type Cutoff, referenceCutoffs } from './ontime-schema.js'
@@ -119,6 +120,7 @@ interface CliOptions {
   reload?: boolean
   timeout: number
   progress: boolean
+  runtime?: BenchRuntime
 }
 
 // Positional options: `load --url X` gives --url to load, not to the main program.
@@ -150,6 +152,11 @@ const program = new Command('clickwire-bench')
   .option('--reload', 'reload the dataset even when the table looks complete')
   .option('--timeout <seconds>', 'limit of one run', positive, 900)
   .option('--no-progress', 'no progress bar')
+  .option(
+    '--runtime <name>',
+    `run clickwire's variants on ${benchRuntimes.join(', ')} (the peers stay on this Node; default: this Node)`,
+    parseRuntime,
+  )
   .action(async (options: CliOptions) => {
     // `--url` before the command name belongs to the main program's options.
     const url = options.url ?? program.opts<{ url?: string }>().url
@@ -173,6 +180,7 @@ const program = new Command('clickwire-bench')
       timeoutMs: options.timeout * 1000,
       paths,
       progress: options.progress,
+      runtime: options.runtime,
     }
     const report = await runBench(run)
     const out = resolve(options.out ?? resolve(paths.data, full ? 'last-full-run' : 'last-run'))

@@ -7,6 +7,9 @@ export function describeMachine(report: BenchReport): string[] {
   const { machine, server, dataset } = report
   const runtimes = [
     `Node.js ${machine.node}`,
+    machine.clickwireRuntime && machine.clickwireRuntime !== `Node.js ${machine.node}`
+      ? `clickwire on ${machine.clickwireRuntime}`
+      : undefined,
     machine.python ? `Python ${machine.python}` : undefined,
     machine.go ? `Go ${machine.go}` : undefined,
   ].filter(Boolean)

@@ -28,6 +28,34 @@ const tools: BenchTools = {
 const pointOf = (work: string) => (work.startsWith('numbers') ? '1000' : '2017-01-04')
 
 describe('launchFor', () => {
+  it('starts clickwire variants on the runtime --runtime picked, and the peers on Node', () => {
+    const onDeno: BenchTools = {
+      ...tools,
+      clickwire: { file: '/rt/deno', prefix: ['run', '--allow-all', '--node-modules-dir=manual'] },
+    }
+    const launched = (client: string) => {
+      const variant = variants.find((each) => each.client === client && each.work !== 'insert')!
+      const { file, args } = launchFor(variant, pointOf(variant.work), { server, paths, tools: onDeno })
+      return [file, ...args.slice(0, 4)]
+    }
+    expect(launched('clickwire-native')).toEqual([
+      '/rt/deno',
+      'run',
+      '--allow-all',
+      '--node-modules-dir=manual',
+      '/b/dist/child-clickwire.js',
+    ])
+    expect(launched('clickwire-http')).toEqual([
+      '/rt/deno',
+      'run',
+      '--allow-all',
+      '--node-modules-dir=manual',
+      '/b/dist/child-clickwire.js',
+    ])
+    expect(launched('clickhouse-js')[0]).toBe('/usr/bin/node')
+    expect(launched('clickhouse-js')[1]).toBe('/b/dist/child-clickhouse-js.js')
+  })
+
   // On 26.7 a FORMAT clause inside the query is run by the server: with Null it discards
   // the rows and nothing travels. The client's own --format keeps them on the wire.
   it('gives clickhouse-client its output format as an option, never inside the query', () => {

@@ -32,6 +32,8 @@ export interface BenchPaths {
 /** Programs found on this machine (undefined: not installed). */
 export interface BenchTools {
   readonly node: string
+  /** What runs clickwire's own variants (`--runtime`); the bench's Node when absent. */
+  readonly clickwire?: { readonly file: string; readonly prefix: readonly string[] } | undefined
   readonly python?: string | undefined
   readonly clickhouseClient?: ClickHouseCommand | undefined
   readonly curl?: string | undefined
@@ -124,6 +126,16 @@ export function launchFor(
     env,
     measure: 'self',
   })
+  // clickwire's variants run on the runtime `--runtime` picked; the peers stay on Node.
+  const clickwire = (script: string, args: string[]): LaunchSpec =>
+    tools.clickwire
+      ? {
+          file: tools.clickwire.file,
+          args: [...tools.clickwire.prefix, join(paths.dist, script), ...args],
+          env,
+          measure: 'self',
+        }
+      : node(script, args)
   const python = (script: string): LaunchSpec => {
     // OpenBLAS core-type overrides slow a current numpy down; they are unset together.
     const { OPENBLAS_CORETYPE: _core, OPENBLAS_L2_SIZE: _l2, ...rest } = env
@@ -141,16 +153,21 @@ export function launchFor(
     variant.format === 'compat' &&
     (variant.client === 'clickwire-native' || variant.client === 'clickwire-http')
   )
-    return node('child-clickwire-compat.js', [
+    return clickwire('child-clickwire-compat.js', [
       variant.client === 'clickwire-native' ? 'native' : 'http',
       work,
       point,
     ])
   switch (variant.client) {
     case 'clickwire-native':
-      return node('child-clickwire.js', ['native', work, point, variant.compression ?? 'default'])
+      return clickwire('child-clickwire.js', ['native', work, point, variant.compression ?? 'default'])
     case 'clickwire-http':
-      return node('child-clickwire.js', ['http', work, point, ...(variant.format ? [variant.format] : [])])
+      return clickwire('child-clickwire.js', [
+        'http',
+        work,
+        point,
+        ...(variant.format ? [variant.format] : []),
+      ])
     case 'clickhouse-js':
       return node('child-clickhouse-js.js', [work, point, ...(variant.format ? [variant.format] : [])])
     case 'node-fetch':
