@@ -1,5 +1,4 @@
 import { UsageError } from '@clickwire/protocol'
-import { explainCorsRefusal } from './cors-refusal-probe.js'
 import {
   type BackendRequest,
   type BackendResponse,
@@ -82,7 +81,13 @@ export function fetchBackend(
         const timeout = idle.fired ? 'idle' : undefined
         const explained = timeout
           ? error
-          : await explainCorsRefusal(error, request.url, fetchImpl, request.signal)
+          : // Loaded only when a request failed: a page that never meets a refusal never fetches it.
+            await (await import('./cors-refusal-probe.js')).explainCorsRefusal(
+              error,
+              request.url,
+              fetchImpl,
+              request.signal,
+            )
         throw backendFailure('before-response', explained, { timeout })
       }
       idle.touch()
