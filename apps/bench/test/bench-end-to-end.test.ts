@@ -80,6 +80,8 @@ describe('the bench, end to end on the test server', () => {
       'parsed/cw-native-rows@54488',
       'parsed/cw-http-rows',
       'parsed/cw-http-rows@54488',
+      'parsed/compat-http-json',
+      'parsed/compat-native-json',
       ...(cliInstalled ? ['parsed/cli-null'] : []),
       'insert/cw-native-insert',
       'insert/cw-http-insert',
@@ -111,13 +113,12 @@ describe('the bench, end to end on the test server', () => {
 
   it('renders the table and keeps a complete dataset on the next run', async () => {
     const text = renderRstReport(report)
-    // The label column is 34 wide, or as wide as the longest label: clickhouse-client's (35).
-    if (cliInstalled) {
-      expect(text).toContain('|clickwire native rows() (4)        |')
-      expect(text).toContain('|clickhouse-client --format Null (4)|')
-    } else {
-      expect(text).toContain('|clickwire native rows() (4)       |')
-    }
+    // The label column is as wide as the longest label: the drop-in's over native (55).
+    const longest = '@clickwire/client/compat native JSONEachRow json() (4)'
+    expect(text).toContain(`|${longest}|`)
+    expect(text).toContain(`|${'clickwire native rows() (4)'.padEnd(longest.length)}|`)
+    if (cliInstalled)
+      expect(text).toContain(`|${'clickhouse-client --format Null (4)'.padEnd(longest.length)}|`)
     expect(text).toContain(`ClickHouse server: ${server.version}`)
     const client = createClient({
       url: server.nativeUrl,
