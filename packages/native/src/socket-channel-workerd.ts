@@ -12,6 +12,7 @@ import {
   UsageError,
 } from '@clickwire/protocol'
 import type { Channel, SocketTarget } from './socket-channel-contract.js'
+import { closedError, failAll, receiveTimeoutError, trackedWrite } from './socket-channel-support.js'
 
 export type { SocketTarget } from './socket-channel-contract.js'
 
@@ -150,7 +151,7 @@ export class SocketChannel implements Channel {
       if (!this.ended) this.failure ??= this.connectionError('failed', error)
     }
     this.ended = true
-    this.failPendingWrites()
+    failAll(this.pendingWrites)
     this.notify()
     reader.releaseLock()
   }
@@ -170,11 +171,7 @@ export class SocketChannel implements Channel {
 
   async more(): Promise<void> {
     if (this.failure) throw this.failure
-    if (this.ended)
-      throw new ConnectionError(`${this.address} closed the connection`, {
-        address: this.address,
-        code: 'ECONNCLOSED',
-      })
+    if (this.ended) throw closedError(this.address, 'ECONNCLOSED')
     const resume = this.resume
     this.resume = undefined
     await new Promise<void>((resolve) => {
@@ -191,49 +188,25 @@ export class SocketChannel implements Channel {
     // Workers' timers have no refresh(): one timer per wait, cleared when bytes arrive.
     this.idleTimer = setTimeout(() => {
       if (this.wake === undefined) return
-      this.destroy(
-        new TimeoutError(
-          'idle',
-          timeoutMs,
-          `no data from ${this.address} for ${timeoutMs} ms (receive timeout)`,
-        ),
-      )
+      this.destroy(receiveTimeoutError(this.address, timeoutMs))
     }, timeoutMs)
   }
 
   write(bytes: Uint8Array): Promise<void> {
     if (this.failure) return Promise.reject(this.failure)
-    if (!this.open)
-      return Promise.reject(
-        new ConnectionError(`${this.address} closed the connection`, { address: this.address }),
-      )
-    return new Promise((resolve, reject) => {
-      let settled = false
-      const settle = (error?: Error) => {
-        if (settled) return
-        settled = true
-        this.pendingWrites.delete(fail)
-        if (error) reject(error)
-        else resolve()
-      }
-      const fail = () =>
-        settle(
-          this.failure ??
-            new ConnectionError(`${this.address} closed the connection while we were writing to it`, {
-              address: this.address,
-              code: 'ECONNCLOSED',
-            }),
+    if (!this.open) return Promise.reject(closedError(this.address))
+    return trackedWrite(
+      this.pendingWrites,
+      this.address,
+      () => this.failure,
+      (settle) => {
+        this.writer.write(bytes).then(
+          () => settle(),
+          (error: unknown) => settle(this.failure ?? this.connectionError('failed while writing', error)),
         )
-      this.pendingWrites.add(fail)
-      this.writer.write(bytes).then(
-        () => settle(),
-        (error: unknown) => settle(this.failure ?? this.connectionError('failed while writing', error)),
-      )
-    })
-  }
-
-  private failPendingWrites(): void {
-    for (const fail of [...this.pendingWrites]) fail()
+        return undefined
+      },
+    )
   }
 
   destroy(error?: Error): void {
@@ -242,7 +215,7 @@ export class SocketChannel implements Channel {
     this.ended = true
     if (this.idleTimer) clearTimeout(this.idleTimer)
     if (wasOpen) this.socket.close().catch(() => undefined)
-    this.failPendingWrites()
+    failAll(this.pendingWrites)
     this.resume?.()
     this.notify()
   }
@@ -259,7 +232,7 @@ export class SocketChannel implements Channel {
       }),
     ])
     clearTimeout(timer)
-    this.failPendingWrites()
+    failAll(this.pendingWrites)
     this.resume?.()
     this.notify()
   }

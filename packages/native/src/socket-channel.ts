@@ -2,6 +2,7 @@ import { connect as netConnect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import { AbortError, ConnectionError, InputArena, listenForAbort, TimeoutError } from '@clickwire/protocol'
 import type { Channel, SocketTarget } from './socket-channel-contract.js'
+import { closedError, failAll, receiveTimeoutError, trackedWrite } from './socket-channel-support.js'
 
 export type { SocketTarget } from './socket-channel-contract.js'
 
@@ -142,7 +143,7 @@ export class SocketChannel implements Channel {
         })
         this.failure ??= failure
         finish(failure)
-        this.failPendingWrites()
+        failAll(this.pendingWrites)
         this.notify()
       })
       this.socket.on('end', () => {
@@ -152,7 +153,7 @@ export class SocketChannel implements Channel {
       this.socket.on('close', () => {
         this.ended = true
         if (this.idleTimer) clearTimeout(this.idleTimer)
-        this.failPendingWrites()
+        failAll(this.pendingWrites)
         finish(
           new ConnectionError(`connection to ${this.address} closed while connecting`, {
             address: this.address,
@@ -192,11 +193,7 @@ export class SocketChannel implements Channel {
    */
   async more(): Promise<void> {
     if (this.failure) throw this.failure
-    if (this.ended)
-      throw new ConnectionError(`${this.address} closed the connection`, {
-        address: this.address,
-        code: 'ECONNCLOSED',
-      })
+    if (this.ended) throw closedError(this.address, 'ECONNCLOSED')
     if (this.paused) {
       this.paused = false
       this.socket.resume()
@@ -219,13 +216,7 @@ export class SocketChannel implements Channel {
       // Only a wait that is still pending counts: between waits the consumer holds the
       // bytes back on purpose (backpressure), which is not the server's silence.
       if (this.wake === undefined) return
-      this.destroy(
-        new TimeoutError(
-          'idle',
-          timeoutMs,
-          `no data from ${this.address} for ${timeoutMs} ms (receive timeout)`,
-        ),
-      )
+      this.destroy(receiveTimeoutError(this.address, timeoutMs))
     }, timeoutMs)
     this.idleTimer.unref()
   }
@@ -238,48 +229,29 @@ export class SocketChannel implements Channel {
    */
   write(bytes: Uint8Array): Promise<void> {
     if (this.failure) return Promise.reject(this.failure)
-    if (!this.open)
-      return Promise.reject(
-        new ConnectionError(`${this.address} closed the connection`, { address: this.address }),
-      )
-    return new Promise((resolve, reject) => {
-      let settled = false
-      const settle = (error?: Error) => {
-        if (settled) return
-        settled = true
-        this.pendingWrites.delete(fail)
-        this.socket.off('drain', drained)
-        if (error) reject(error)
-        else resolve()
-      }
-      const fail = () =>
-        settle(
-          this.failure ??
-            new ConnectionError(`${this.address} closed the connection while we were writing to it`, {
-              address: this.address,
-              code: 'ECONNCLOSED',
-            }),
-        )
-      const drained = () => settle()
-      this.pendingWrites.add(fail)
-      const flushed = this.socket.write(bytes, (error) => {
-        if (error)
-          settle(
-            this.failure ??
-              new ConnectionError(`writing to ${this.address} failed: ${error.message}`, {
-                cause: error,
-                address: this.address,
-              }),
-          )
-        else if (flushed) settle()
-      })
-      if (!flushed) this.socket.once('drain', drained)
-    })
-  }
-
-  /** Fails every write still waiting: the socket closed or failed under it. */
-  private failPendingWrites(): void {
-    for (const fail of [...this.pendingWrites]) fail()
+    if (!this.open) return Promise.reject(closedError(this.address))
+    return trackedWrite(
+      this.pendingWrites,
+      this.address,
+      () => this.failure,
+      (settle) => {
+        const drained = () => settle()
+        const flushed = this.socket.write(bytes, (error) => {
+          if (error)
+            settle(
+              this.failure ??
+                new ConnectionError(`writing to ${this.address} failed: ${error.message}`, {
+                  cause: error,
+                  address: this.address,
+                }),
+            )
+          else if (flushed) settle()
+        })
+        if (flushed) return undefined
+        this.socket.once('drain', drained)
+        return () => this.socket.off('drain', drained)
+      },
+    )
   }
 
   /** Closes the socket at once. */
@@ -288,7 +260,7 @@ export class SocketChannel implements Channel {
     this.socket.destroy()
     this.ended = true
     if (this.idleTimer) clearTimeout(this.idleTimer)
-    this.failPendingWrites()
+    failAll(this.pendingWrites)
     this.notify()
   }
 
