@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import {
   AbortError,
   type BlockStream,
@@ -14,6 +13,7 @@ import {
   type InsertOptions,
   type InsertProducer,
   type InsertResult,
+  newQueryId,
   type Progress,
   type QueryOptions,
   quoteSqlIdentifier,
@@ -311,7 +311,7 @@ export class NativeTransport implements Transport {
 
   /** A statement's result stream (query() and command()). */
   private async run(sql: string, options: QueryOptions): Promise<BlockStream> {
-    const queryId = options.queryId ?? randomUUID()
+    const queryId = options.queryId ?? newQueryId()
     if (options.signal?.aborted) throw requestAbortError('query', queryId, options.signal.reason)
     const budget = this.deadline('query', queryId, options)
     for (let attempts = 1; ; attempts++) {
@@ -404,7 +404,7 @@ export class NativeTransport implements Transport {
       try {
         connection.begin()
         await connection.sendQuery({
-          queryId: randomUUID(),
+          queryId: newQueryId(),
           sql: `KILL QUERY WHERE query_id = ${quoteSqlString(queryId)} ASYNC`,
           settings: this.settingsFor(connection, undefined, true),
           parameters: [],
@@ -463,7 +463,7 @@ export class NativeTransport implements Transport {
    * connection, which makes the server abandon the insert.
    */
   async insert(table: string, producer: InsertProducer, options: InsertOptions = {}): Promise<InsertResult> {
-    const queryId = options.queryId ?? randomUUID()
+    const queryId = options.queryId ?? newQueryId()
     if (options.signal?.aborted)
       throw withOutcome(requestAbortError('insert', queryId, options.signal.reason), 'not-written')
     const columnList = options.columns?.length

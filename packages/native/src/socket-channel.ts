@@ -1,5 +1,4 @@
 import { connect as netConnect, type Socket } from 'node:net'
-import { connect as tlsConnect } from 'node:tls'
 import { AbortError, ConnectionError, InputArena, listenForAbort, TimeoutError } from '@clickwire/protocol'
 import type { Channel, SocketTarget } from './socket-channel-contract.js'
 import { closedError, failAll, receiveTimeoutError, trackedWrite } from './socket-channel-support.js'
@@ -56,12 +55,18 @@ export class SocketChannel implements Channel {
   }
 
   /** Connects, with the connect timeout and the caller's signal. */
-  static open(target: SocketTarget): Promise<SocketChannel> {
+  static async open(target: SocketTarget): Promise<SocketChannel> {
+    // node:tls (and the crypto it pulls in) loads with the first TLS connection: a client of
+    // plain TCP never compiles it, and importing the package stays cheap.
+    const tls = target.tls ? await import('node:tls') : undefined
     const channel = new SocketChannel(target)
-    return channel.connect(target)
+    return channel.connect(target, tls?.connect)
   }
 
-  private connect(target: SocketTarget): Promise<SocketChannel> {
+  private connect(
+    target: SocketTarget,
+    tlsConnect?: typeof import('node:tls').connect,
+  ): Promise<SocketChannel> {
     const { signal } = target
     if (signal?.aborted) return Promise.reject(new AbortError(signal.reason))
     return new Promise((resolve, reject) => {
@@ -92,7 +97,7 @@ export class SocketChannel implements Channel {
       )
       if (signal) stopListening = listenForAbort(signal, onAbort)
       const arena = this.arena
-      if (target.tls) {
+      if (target.tls && tlsConnect) {
         this.socket = tlsConnect({
           host: target.host,
           port: target.port,
