@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../src/index.js'
 import { runConformance } from './runtimes/conformance-checks.js'
 import { expectedConformance } from './runtimes/conformance-expected.js'
-import { server, transports, urlFor } from './support/transports.js'
+import { endpointFor, server, transports, urlFor } from './support/transports.js'
 import { startWorker, type WorkerdWorker } from './support/workerd-worker.js'
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
@@ -62,5 +62,27 @@ describe.runIf(server.secureNativeUrl)('native over TLS (clickhouses://)', () =>
     timeout: 150_000,
   }, async () => {
     expect(await conformanceOnWorkerd(server.secureNativeUrl!)).toEqual(expectedConformance('native'))
+  })
+})
+
+// Deno without --allow-net refuses every socket: the caller's to fix, so a UsageError that
+// names the flag (Deno's own message), not a ConnectionError that would be retried and set
+// the host aside as down.
+it('deno without --allow-net: a UsageError naming the flag, on both transports', {
+  timeout: 150_000,
+}, async () => {
+  const urls = transports.map(urlFor)
+  const refused = (endpoint: string) =>
+    `the runtime refused a permission: Requires net access to "${endpoint}", run again with the --allow-net flag`
+  expect(
+    await runProgramOn('deno', {
+      packageDir,
+      entry: 'test/runtimes/deno-permission-main.ts',
+      args: urls,
+      denoPermissions: ['--allow-read', '--allow-env'],
+    }),
+  ).toEqual({
+    [urls[0]!]: `UsageError: connection to ${endpointFor('native')} failed: ${refused(endpointFor('native'))}`,
+    [urls[1]!]: `UsageError: POST ${endpointFor('http')} failed: ${refused(endpointFor('http'))}`,
   })
 })

@@ -6,6 +6,7 @@ import {
   ConnectionError,
   decodeUtf8,
   newQueryId,
+  permissionRefusal,
   quoteSqlString,
   type RepeatableRequest,
   shouldRetry,
@@ -319,6 +320,9 @@ export class RequestSender {
         )
       }
       if (ClickwireError.isInstance(cause.cause)) return cause.cause
+      // Deno without --allow-net refuses the request: the caller's to fix, not a host down.
+      const refused = permissionRefusal(cause.cause, detail)
+      if (refused) return refused
       const message = (cause.cause as Error | undefined)?.message ?? String(cause.cause)
       return new ConnectionError(`${detail}: ${message}`, {
         cause: cause.cause,

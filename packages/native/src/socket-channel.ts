@@ -1,5 +1,12 @@
 import { connect as netConnect, type Socket } from 'node:net'
-import { AbortError, ConnectionError, InputArena, listenForAbort, TimeoutError } from '@clickwire/protocol'
+import {
+  AbortError,
+  ConnectionError,
+  InputArena,
+  listenForAbort,
+  permissionRefusal,
+  TimeoutError,
+} from '@clickwire/protocol'
 import type { Channel, SocketTarget } from './socket-channel-contract.js'
 import { closedError, failAll, receiveTimeoutError, trackedWrite } from './socket-channel-support.js'
 
@@ -141,11 +148,14 @@ export class SocketChannel implements Channel {
       }
       this.socket.setNoDelay(true)
       this.socket.on('error', (error: NodeJS.ErrnoException) => {
-        const failure = new ConnectionError(`connection to ${this.address} failed: ${error.message}`, {
-          cause: error,
-          code: error.code,
-          address: this.address,
-        })
+        // Deno without --allow-net refuses the socket: the caller's to fix, not a host down.
+        const failure =
+          permissionRefusal(error, `connection to ${this.address} failed`) ??
+          new ConnectionError(`connection to ${this.address} failed: ${error.message}`, {
+            cause: error,
+            code: error.code,
+            address: this.address,
+          })
         this.failure ??= failure
         finish(failure)
         failAll(this.pendingWrites)

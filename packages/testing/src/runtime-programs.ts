@@ -14,6 +14,11 @@ export interface RuntimeProgram {
   /** The entry, relative to `packageDir` (e.g. `test/runtimes/conformance-main.ts`). */
   readonly entry: string
   readonly args?: readonly string[] | undefined
+  /**
+   * Deno's permission flags (default `--allow-net --allow-read --allow-env`, what our README
+   * promises Deno needs); other runtimes ignore them.
+   */
+  readonly denoPermissions?: readonly string[] | undefined
   /** Longest run, then the program is killed and the promise rejects (default 120 s). */
   readonly timeoutMs?: number | undefined
 }
@@ -56,9 +61,7 @@ async function launch(runtime: RuntimeName, program: RuntimeProgram): Promise<st
         '--sloppy-imports',
         '--node-modules-dir=manual',
         '--conditions=@clickwire/source',
-        '--allow-net',
-        '--allow-read',
-        '--allow-env',
+        ...(program.denoPermissions ?? ['--allow-net', '--allow-read', '--allow-env']),
         program.entry,
         ...args,
       ]

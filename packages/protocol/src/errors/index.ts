@@ -4,6 +4,7 @@ export { ClickwireError, type InsertOutcome, redactSecrets, registerSecret } fro
 export { ConnectionError } from './connection-error.js'
 export { errorCodeName } from './error-codes.js'
 export { type ExceptionText, parseExceptionText } from './exception-text.js'
+export { permissionRefusal } from './permission-refusal.js'
 export { acquireTimeoutError, defaultAcquireTimeoutMs } from './pool-errors.js'
 export { ProtocolError } from './protocol-error.js'
 export {
