@@ -1,6 +1,7 @@
 import { ClickwireClient, type Client } from './clickwire-client.js'
 import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from './client-options.js'
-import { lazyTransport } from './lazy-transport.js'
+import { httpTransportFor } from './http-transport-factory.js'
+import { nativeTransportFor } from './native-transport-factory-node.js'
 import { withUserAgent } from './user-agent-node.js'
 
 /**
@@ -19,14 +20,7 @@ import { withUserAgent } from './user-agent-node.js'
  */
 export function createClient(urlOrOptions: string | ClientOptions): Client {
   const options = resolveClientOptions(urlOrOptions)
-  // Each transport's package loads when a client needs it (lazy-transport.ts).
   const transportFor = (resolved: ResolvedClientOptions) =>
-    resolved.kind === 'native'
-      ? lazyTransport('native', async () =>
-          (await import('./native-transport-factory-node.js')).nativeTransportFor(resolved),
-        )
-      : lazyTransport('http', async () =>
-          (await import('./http-transport-factory.js')).httpTransportFor(withUserAgent(resolved)),
-        )
+    resolved.kind === 'native' ? nativeTransportFor(resolved) : httpTransportFor(withUserAgent(resolved))
   return new ClickwireClient(options, transportFor(options), transportFor)
 }

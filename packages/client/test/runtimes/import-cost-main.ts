@@ -1,4 +1,4 @@
-// What `import('@clickwire/client')` loads, and what a client of each transport adds, in a
+// What `import("@clickwire/client")` loads, and what a client of each transport adds, in a
 // Node process of its own: the packages and the Node built-ins that are heavy to compile.
 // Prints one line `IMPORTS {json}`. Needs module.registerHooks (Node 22.15+, 23.5+).
 import * as nodeModule from 'node:module'
