@@ -148,7 +148,7 @@ export interface ClientOptions extends Partial<ValueMapping> {
   readonly sessionTimeoutSeconds?: number | undefined
   /** HTTP: roles to use. */
   readonly roles?: string | readonly string[] | undefined
-  /** HTTP: a fetch implementation to use instead of undici / the global fetch. */
+  /** HTTP: a fetch implementation to use instead of node:http (Node, Deno) / the global fetch. */
   readonly fetch?: typeof fetch | undefined
   /**
    * HTTP: CORS "simple" requests, which browsers send without a preflight (the http

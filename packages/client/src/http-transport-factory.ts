@@ -10,7 +10,7 @@ import { chooseSimpleRequests } from './simple-requests.js'
 /**
  * The HTTP transport for resolved client options: one per host, behind a
  * FailoverTransport when there are several (or when the hosts are a cluster's, discovered).
- * `@clickwire/http` resolves to its fetch entry in browsers and to its undici entry in
+ * `@clickwire/http` resolves to its fetch entry in browsers and to its node:http entry in
  * Node. `pageOrigin` is the page's origin where CORS applies (the browser entry's), which
  * picks simple requests (simple-requests.ts).
  */

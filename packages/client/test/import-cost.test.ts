@@ -1,6 +1,6 @@
 // Importing @clickwire/client loads the client, the protocol and both transports' packages,
-// but not undici (the first HTTP request loads it), node:tls (the first clickhouses://
-// connection) or node:crypto. Transports stay loaded at import: one loaded by the first
+// but not node:http (the first HTTP request loads it), node:tls (the first clickhouses://
+// connection) or node:crypto, and never undici (no longer a dependency). Transports stay loaded at import: one loaded by the first
 // client would spend the first call's deadline on compiling it (a loaded machine's codegen
 // --timeout 0.5 s left its connect 1 ms). Measured side by side with @clickhouse/client by
 // scripts/install-footprint.mjs; this test keeps the loading order from coming back.
@@ -10,7 +10,7 @@ import { expect, it } from 'vitest'
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
 
-it('loads neither undici nor node:tls nor node:crypto before they are needed', {
+it('loads neither node:http nor node:tls nor node:crypto before they are needed, and never undici', {
   timeout: 120_000,
 }, async () => {
   const loaded = await runProgramOn(

@@ -134,29 +134,29 @@ const server = external
   : await (await import('@clickwire/testing')).startClickHouse({ local: true })
 const url = external ?? server!.httpUrl
 try {
-  const undici = createHttpTransport({ url })
+  const transport = createHttpTransport({ url })
   const viaFetch = createHttpTransport({ url, fetch: globalThis.fetch })
-  await undici.ping()
+  await transport.ping()
   const results: Record<string, number[]> = {
     'curl -s -o /dev/null': [],
-    'clickwire blocks (undici)': [],
-    'clickwire raw bytes (undici)': [],
+    'clickwire blocks (node:http)': [],
+    'clickwire raw bytes (node:http)': [],
     'clickwire blocks (Node fetch)': [],
     'undici dispatch, no-op handler': [],
   }
   const pool = new Pool(new URL(url).origin)
   // Warm-up: the server's and the JIT's first run.
   await curl(url)
-  await blocks(undici)
+  await blocks(transport)
   const only = process.env.BENCH_ONLY
   for (let run = 0; run < runs; run++) {
     if (!only) results['curl -s -o /dev/null']!.push(await curl(url))
-    results['clickwire blocks (undici)']!.push(
-      await measured('clickwire blocks (undici)', () => blocks(undici)),
+    results['clickwire blocks (node:http)']!.push(
+      await measured('clickwire blocks (node:http)', () => blocks(transport)),
     )
     if (!only) {
-      results['clickwire raw bytes (undici)']!.push(
-        await measured('clickwire raw bytes (undici)', () => rawBytes(undici)),
+      results['clickwire raw bytes (node:http)']!.push(
+        await measured('clickwire raw bytes (node:http)', () => rawBytes(transport)),
       )
     }
     if (!only) {
@@ -173,7 +173,7 @@ try {
   if (only) results['curl -s -o /dev/null']!.push(await curl(url))
   const base = median(results['curl -s -o /dev/null']!)
   console.log(
-    `${sql} FORMAT Native, ${runs} runs, server ${(await undici.serverInfo()).version}, node ${process.version}`,
+    `${sql} FORMAT Native, ${runs} runs, server ${(await transport.serverInfo()).version}, node ${process.version}`,
   )
   for (const [name, times] of Object.entries(results)) {
     if (times.length === 0) continue
@@ -185,7 +185,7 @@ try {
         (cpu[name] ? `  client CPU ${seconds(median(cpu[name]!))}` : ''),
     )
   }
-  await undici.close()
+  await transport.close()
   await viaFetch.close()
   await pool.close()
 

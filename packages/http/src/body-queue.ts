@@ -1,7 +1,7 @@
 import type { BodyReader } from './http-backend.js'
 
 /**
- * A body fed by a push-style client (undici's dispatch handler) and read by pull. When
+ * A body fed by a push-style client (the node:http backend's `data` events) and read by pull. When
  * more than `highWaterMark` bytes wait unread it asks the producer to pause; once the
  * reader has taken them down to half of that it asks it to resume. So the network is read
  * only as fast as the consumer decodes, and at most about `highWaterMark` bytes wait.

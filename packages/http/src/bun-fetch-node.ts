@@ -1,8 +1,8 @@
 import type { TlsOptions } from '@clickwire/protocol'
 
 /**
- * Bun runs the Node entry, but answers `import('undici')` with a module of its own whose
- * `Pool` has neither `dispatch` nor `close`: the undici backend cannot work there. Bun's
+ * Bun runs the Node entry, but its node:http client is built on its own `fetch`, and the
+ * Agent's socket options (slab reads, per-socket keep-alive) mean nothing there. Bun's
  * `fetch` is native and streams both ways, so it is the backend on Bun.
  */
 export function onBun(): boolean {

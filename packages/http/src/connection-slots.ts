@@ -11,7 +11,7 @@ interface Waiter {
  * exchange takes a slot when it is sent and gives it back when it settles (its body read to
  * the end, cancelled or failed). Beyond that, calls wait here in arrival order for up to
  * `acquireTimeoutMs` (0: no limit), then fail with protocol's `acquireTimeoutError`, the
- * native pool's words. Without this queue a call beyond the limit would wait in undici's
+ * native pool's words. Without this queue a call beyond the limit would wait in the Agent's
  * (or the browser's) own queue forever while earlier results are left unread.
  *
  * A call takes its slots one after the other, never holding one while it waits for
@@ -19,7 +19,7 @@ interface Waiter {
  * the server and frames probes run before their call's request. The requests a call makes
  * while its result holds a slot (a DESCRIBE for result metadata, the KILL QUERY of a
  * cancelled result) take none, and are read to their end at once: a DESCRIBE goes out on
- * sockets aside (undici-backend-node.ts), a KILL on the socket the request it stops gave up.
+ * sockets aside (http-agent-backend-node.ts), a KILL on the socket the request it stops gave up.
  */
 export class ConnectionSlots {
   #busy = 0

@@ -1,7 +1,7 @@
 /**
  * What the transport needs from an HTTP client: send one request, get the status, the
  * headers and a body to pull chunks from. The universal core talks only to this
- * interface; the Node entry plugs in undici, browsers and edge runtimes plug in fetch.
+ * interface; the Node entry plugs in node:http, browsers and edge runtimes plug in fetch.
  */
 
 /** A request body: bytes or text sent at once, or chunks produced while the request is sent. */
@@ -20,7 +20,7 @@ export interface BackendRequest {
   /**
    * A short request of the transport's own made while results may hold every pooled
    * socket (a DESCRIBE for result metadata): it goes out on a socket aside from the pool
-   * where the backend has a pool of its own (undici).
+   * where the backend has a pool of its own (node:http).
    */
   readonly aside?: boolean | undefined
 }
@@ -89,7 +89,7 @@ export function isBackendFailure(value: unknown): value is BackendFailure {
   )
 }
 
-/** The `code` of an error or of its causes (undici nests the socket error as `cause`). */
+/** The `code` of an error or of its causes (fetch nests the socket error as `cause`). */
 export function errorCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code
@@ -101,7 +101,7 @@ export function errorCode(error: unknown): string | undefined {
 
 /** An HTTP client the transport can use. */
 export interface HttpBackend {
-  /** Short name for messages: `undici`, `fetch`. */
+  /** Short name for messages: `node:http`, `fetch`. */
   readonly name: string
   /** Resolves once the status and headers arrived; rejects with a {@link BackendFailure}. */
   send(request: BackendRequest): Promise<BackendResponse>
@@ -109,7 +109,7 @@ export interface HttpBackend {
   close(): Promise<void>
 }
 
-/** Headers from a plain record (undici) or a `Headers` object (fetch). */
+/** Headers from a plain record (node:http) or a `Headers` object (fetch). */
 export function headersFrom(
   source: Headers | Readonly<Record<string, string | string[] | undefined>>,
 ): ResponseHeaders {

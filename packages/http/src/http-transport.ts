@@ -55,7 +55,7 @@ export interface HttpQueryOptions extends QueryOptions {
   readonly retryable?: boolean | undefined
 }
 
-/** How a transport makes its HTTP client; the entry points pass undici (Node) or fetch. */
+/** How a transport makes its HTTP client; the entry points pass node:http (Node) or fetch. */
 export type BackendFactory = (options: ResolvedOptions, user: HttpTransportOptions) => HttpBackend
 
 /** What an entry point knows about its runtime. */
@@ -67,7 +67,7 @@ export interface PlatformDefaults {
 /**
  * The ClickHouse HTTP interface as a clickwire {@link Transport}: queries stream `FORMAT
  * Native` blocks, inserts stream Native blocks in the request body, and any other format is
- * available as raw bytes. Runs over an injected HTTP client (undici in Node, fetch
+ * available as raw bytes. Runs over an injected HTTP client (node:http in Node, fetch
  * elsewhere); create it with `createHttpTransport` from `@clickwire/http`.
  *
  * Each job has its own part: request-lifetime.ts sends requests (deadlines, aborts, kills,
@@ -108,7 +108,7 @@ export class HttpTransport implements Transport {
     return this.#sender.retries
   }
 
-  /** The HTTP client in use: `undici` or `fetch`. */
+  /** The HTTP client in use: `node:http` or `fetch`. */
   get backendName(): string {
     return this.#backend.name
   }

@@ -1,13 +1,13 @@
 /**
- * `@clickwire/http` for Node (the `node` export condition): requests go through an undici
- * Pool with keep-alive, unless a `fetch` is given (or on Bun, whose undici has no Pool we can
- * drive: its own fetch there). Same API as the browser entry.
+ * `@clickwire/http` for Node and Deno (the `node` export condition): requests go through
+ * node:http with a kept-alive Agent, unless a `fetch` is given (or on Bun, whose node:http is
+ * built on its fetch: that fetch there). Same API as the browser entry.
  */
 import { bunFetch, onBun } from './bun-fetch-node.js'
 import { fetchBackend } from './fetch-backend.js'
+import { httpAgentBackend } from './http-agent-backend-node.js'
 import type { HttpTransportOptions } from './http-options.js'
 import { HttpTransport } from './http-transport.js'
-import { undiciBackend } from './undici-backend-node.js'
 
 export * from './http-exports.js'
 
@@ -32,7 +32,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         ? fetchBackend({ fetch: user.fetch, streamingUploads: true })
         : onBun()
           ? fetchBackend({ fetch: bunFetch(user.tls), streamingUploads: true })
-          : undiciBackend(resolved, user.tls),
+          : httpAgentBackend(resolved, user.tls),
     // LZ4 (native addon to compress, WebAssembly to decompress) and ZSTD, loaded only when
     // compressed frames are used.
     { loadCodecs: async () => (await import('@clickwire/protocol/compression-node')).nodeCompression() },

@@ -1,6 +1,6 @@
 /**
  * `@clickwire/http` for browsers, edge runtimes and anything with a WHATWG fetch. Node
- * gets `index-node.ts` (the `node` export condition), which uses undici; the API is the same.
+ * gets `index-node.ts` (the `node` export condition), which uses node:http; the API is the same.
  */
 import { fetchBackend } from './fetch-backend.js'
 import type { HttpTransportOptions } from './http-options.js'

@@ -61,7 +61,7 @@ describe('slabReads', () => {
       })
       const chunks: Uint8Array[] = []
       // Read nothing for a while: the readable side fills past its high-water mark and the
-      // socket stops reading, as it does while undici's parser is paused. Waited for by time
+      // socket stops reading, as it does while the HTTP parser is paused. Waited for by time
       // (up to 10 s), not for a fixed 100 ms that a loaded machine may not give the socket.
       for (const until = Date.now() + 10_000; Date.now() < until; ) {
         if (socket.readableLength >= socket.readableHighWaterMark) break

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net'
 
 /**
  * Where a pool's plain-TCP sockets read their bytes (Node's `onread`): regions of large
- * slabs, handed out front to back and never written twice, so a chunk pushed to undici
+ * slabs, handed out front to back and never written twice, so a chunk pushed to the HTTP parser
  * stays valid however long the body queue or the decoder keep it.
  *
  * Without it Node reads at most 64 KiB per read into a fresh allocation: a 100 MB
@@ -50,10 +50,10 @@ export class ReadSlab {
 }
 
 /**
- * `net.connect` options (passed through undici's connector) that read into `slab` and
- * hand each read to the socket's readable side, where undici takes it. Backpressure stays
- * Node's: once more than `highWaterMark` bytes wait unread (undici paused the body), the
- * read stops until undici reads again.
+ * `net.connect` options (passed through the http Agent) that read into `slab` and
+ * hand each read to the socket's readable side, where the HTTP parser takes it. Backpressure stays
+ * Node's: once more than `highWaterMark` bytes wait unread (the body was paused), the
+ * read stops until the body is read again.
  */
 export function slabReads(slab: ReadSlab): {
   readonly highWaterMark: number

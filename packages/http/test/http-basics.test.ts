@@ -18,7 +18,7 @@ describe('HTTP transport basics (18.16)', () => {
     expect(info.timezone).toMatch(/UTC/)
     expect(info.revision).toBe(Math.min(clientRevision, serverRevisionOf(server) ?? clientRevision))
     expect(info.name).toBe('ClickHouse')
-    expect(http.backendName).toBe('undici')
+    expect(http.backendName).toBe('node:http')
   })
 
   it('streams Native blocks', async () => {

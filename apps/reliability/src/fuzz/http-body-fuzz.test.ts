@@ -31,7 +31,7 @@ const restoreStackTraces = withoutStackTraces()
 const tallies: FuzzTally[] = []
 const timeout = fuzzTimeoutMs
 
-/** What undici's body queue rejects with when the connection breaks mid-body. */
+/** What the Node backend's body queue rejects with when the connection breaks mid-body. */
 function brokenConnection(): Error {
   return Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' })
 }
@@ -99,7 +99,7 @@ function tally(property: string): FuzzTally {
 
 const scriptArbitrary = fc.record({
   splits: splitArbitrary,
-  // undici hands over whatever arrived (readBatch); a fetch body has only read(): [].
+  // the Node backend hands over whatever arrived (readBatch); a fetch body has only read(): [].
   batches: fc.oneof(
     fc.constant([] as number[]),
     fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }),

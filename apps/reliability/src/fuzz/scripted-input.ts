@@ -50,7 +50,7 @@ export class ScriptedChannel {
 }
 
 /**
- * Stands in for an HTTP backend's response body (undici's body queue): chunks, read one
+ * Stands in for an HTTP backend's response body (the Node backend's body queue): chunks, read one
  * by one or in batches, ending cleanly or with a network failure.
  */
 export class ScriptedBody {
@@ -69,7 +69,7 @@ export class ScriptedBody {
   }
 
   async read(): Promise<Uint8Array | undefined> {
-    // Like undici's body queue: reads after cancel() reject with the reason given.
+    // Like the Node backend's body queue: reads after cancel() reject with the reason given.
     if (this.cancelled) throw this.cancelReason
     const chunk = this.chunks[this.next]
     if (chunk !== undefined) {

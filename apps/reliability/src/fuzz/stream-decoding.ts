@@ -160,7 +160,7 @@ export async function decodeNativeStream(
 /**
  * Decodes a `FORMAT Native` HTTP body the way the HTTP transport does: a NativeResult
  * (AlignedNativeDecoder and the exception-trailer checks) read through a ResultSet. The
- * body comes from a ScriptedBody instead of undici; a body that breaks off fails the way
+ * body comes from a ScriptedBody instead of the Node backend; a body that breaks off fails the way
  * the transport reports it (a ConnectionError).
  */
 export async function decodeHttpBody(

@@ -20,7 +20,7 @@ registerHooks({
     return nextLoad(url, context)
   },
 })
-const heavyBuiltins = ['tls', 'net', 'zlib', 'crypto']
+const heavyBuiltins = ['tls', 'net', 'http', 'https', 'zlib', 'crypto']
 const loadList = (process as unknown as { moduleLoadList: string[] }).moduleLoadList
 const before = new Set(heavyBuiltins.filter((name) => loadList.includes(`NativeModule ${name}`)))
 
