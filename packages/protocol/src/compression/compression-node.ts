@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/usage-error.js'
 import { reasonOf, unavailableCodec } from './codec-unavailable.js'
 import type { CompressionCodec, CompressionCodecs } from './compression-codec.js'
-import { loadZstd, type ZstdOptions, zstdCodec } from './compression-portable.js'
+import { loadZstd, type ZstdLibrary, type ZstdOptions, zstdCodec } from './compression-portable.js'
 import { frameHeaderSize } from './frame-format.js'
 import { type Lz4Wasm, loadLz4Wasm, lz4WasmCodec } from './lz4-wasm.js'
 
@@ -64,8 +64,44 @@ export async function loadLz4(): Promise<Lz4Addon> {
   return module.default
 }
 
+/** ZSTD's level range (zstd.h: ZSTD_minCLevel() is -ZSTD_TARGETLENGTH_MAX, ZSTD_maxCLevel() 22). */
+const zstdLevels = { min: -(1 << 17), max: 22 }
+
 /**
- * Codecs for Node: LZ4 ({@link nodeLz4Codec}) and ZSTD (WebAssembly). LZ4 is ClickHouse's
+ * ZSTD through node:zlib, where the runtime has it (Node 22.15+ and 23.8+, Bun, Deno): the
+ * runtime's own libzstd, with nothing to compile, and output bounded by the frame header's
+ * size. Undefined on Node 20, whose zlib has no ZSTD.
+ */
+export async function loadZlibZstd(): Promise<ZstdLibrary | undefined> {
+  // Typed here (`as string`): the protocol is built without Node's types.
+  const zlib = (await import('node:zlib' as string)) as Partial<ZlibZstd>
+  const { zstdCompressSync, zstdDecompressSync, constants } = zlib
+  const levelParameter = constants?.ZSTD_c_compressionLevel
+  if (typeof zstdCompressSync !== 'function' || typeof zstdDecompressSync !== 'function') return undefined
+  if (typeof levelParameter !== 'number') return undefined
+  // Plain Uint8Array views of zlib's Buffers, as for lz4-napi's (one array kind for the decoders).
+  const view = (result: Uint8Array) => new Uint8Array(result.buffer, result.byteOffset, result.length)
+  return {
+    compress: (data, level = 1) => view(zstdCompressSync(data, { params: { [levelParameter]: level } })),
+    decompress: (data, capacity) =>
+      view(
+        zstdDecompressSync(data, capacity === undefined ? {} : { maxOutputLength: Math.max(capacity, 1) }),
+      ),
+    minCLevel: () => zstdLevels.min,
+    maxCLevel: () => zstdLevels.max,
+  }
+}
+
+/** The part of node:zlib's ZSTD API used here (typed here: the Node 20 types have none). */
+interface ZlibZstd {
+  zstdCompressSync(data: Uint8Array, options: { params: Record<number, number> }): Uint8Array
+  zstdDecompressSync(data: Uint8Array, options: { maxOutputLength?: number }): Uint8Array
+  constants: { ZSTD_c_compressionLevel?: number }
+}
+
+/**
+ * Codecs for Node: LZ4 ({@link nodeLz4Codec}) and ZSTD (node:zlib where the runtime has it,
+ * else WebAssembly). LZ4 is ClickHouse's
  * default and the fastest to decode.
  *
  * @example
@@ -76,7 +112,10 @@ export async function loadLz4(): Promise<Lz4Addon> {
  */
 export async function nodeCompression(options: ZstdOptions = {}): Promise<CompressionCodecs> {
   // Each method loads on its own: ZSTD never fails because LZ4 could not load, nor LZ4 for ZSTD.
-  const [lz4, zstd] = await Promise.allSettled([nodeLz4Codec(), loadZstd()])
+  const [lz4, zstd] = await Promise.allSettled([
+    nodeLz4Codec(),
+    loadZlibZstd().then((zlibZstd) => zlibZstd ?? loadZstd()),
+  ])
   return {
     lz4:
       lz4.status === 'fulfilled'

@@ -10,7 +10,8 @@ export const defaultZstdLevel = 1
 /** The part of `@hpcc-js/wasm-zstd`'s `Zstd` that clickwire uses. */
 export interface ZstdLibrary {
   compress(data: Uint8Array, level?: number): Uint8Array
-  decompress(data: Uint8Array): Uint8Array
+  /** `capacity`: the size the frame header gives, where the library can bound its output by it. */
+  decompress(data: Uint8Array, capacity?: number): Uint8Array
   minCLevel(): number
   maxCLevel(): number
 }
@@ -116,7 +117,7 @@ export function zstdCodec(zstd: ZstdLibrary, options: ZstdOptions = {}): Compres
   }
   const calls: ZstdCalls = directCalls(zstd) ?? {
     compress: (data, level) => zstd.compress(data, level),
-    decompress: (payload) => zstd.decompress(payload),
+    decompress: (payload, capacity) => zstd.decompress(payload, capacity),
   }
   return {
     compress: (data) => calls.compress(data, level),
