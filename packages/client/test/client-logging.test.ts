@@ -117,7 +117,7 @@ describe.each(transports)('%s', (transport) => {
     const ch = createClient({ url: `${scheme}://127.0.0.1:${proxy.port}`, maxConnections: 1, logger })
     try {
       await (await ch.query('SELECT 1')).rows()
-      proxy.resetAll()
+      proxy.resetNextRequest()
       const queryId = `log-retry-${transport}-${Date.now()}`
       expect(await (await ch.query('SELECT 2 AS two', { queryId })).rows()).toEqual([{ two: 2 }])
       const retries = logger.entries.filter((entry) => entry.message === 'query sent again')

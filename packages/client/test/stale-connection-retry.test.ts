@@ -1,4 +1,4 @@
-// One retry policy on both transports (protocol's retry-policy.ts): after every pooled
+// One retry policy on both transports (protocol's retry-policy.ts): after the pooled
 // connection was reset (a restart, a load balancer), a request that failed before any answer
 // is sent again only when repeating it cannot do harm: reads, and inserts none of whose rows
 // had left. A statement that writes by its text (DDL here) is never sent twice.
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { createClient } from '../src/index.js'
 import { clientFor, server, transports, uniqueTable } from './support/transports.js'
 
-/** A client through a proxy that can reset every connection, with one pooled connection in use. */
+/** A client through a proxy that can reset its pooled connection when it is next used, with one in use. */
 async function proxied(transport: (typeof transports)[number]) {
   const proxy = await FaultProxy.start(
     { host: server.host, port: transport === 'native' ? server.ports.tcp : server.ports.http },
@@ -32,7 +32,7 @@ async function proxied(transport: (typeof transports)[number]) {
 describe.each(transports)('%s', (transport) => {
   it('sends a read again after its pooled connection was reset', async () => {
     await using setup = await proxied(transport)
-    setup.proxy.resetAll()
+    setup.proxy.resetNextRequest()
     expect(await (await setup.client.query('SELECT 42 AS answer')).rows()).toEqual([{ answer: 42 }])
   })
 
@@ -42,7 +42,7 @@ describe.each(transports)('%s', (transport) => {
     await direct.command(`CREATE TABLE ${table} (x UInt8) ENGINE = Memory`)
     try {
       await using setup = await proxied(transport)
-      setup.proxy.resetAll()
+      setup.proxy.resetNextRequest()
       const result = await setup.client.insert(table, [{ x: 1 }, { x: 2 }])
       expect(result.rowsWritten).toBe(2)
       expect(await (await direct.query(`SELECT x FROM ${table} ORDER BY x`)).rows()).toEqual([
@@ -58,7 +58,7 @@ describe.each(transports)('%s', (transport) => {
     await using direct = clientFor(transport)
     const table = uniqueTable(`stale_ddl_${transport}`)
     await using setup = await proxied(transport)
-    setup.proxy.resetAll()
+    setup.proxy.resetNextRequest()
     const error = await setup.client.command(`CREATE TABLE ${table} (x UInt8) ENGINE = Memory`).then(
       () => undefined,
       (caught: unknown) => caught,

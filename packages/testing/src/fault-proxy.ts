@@ -93,6 +93,8 @@ export class FaultProxy {
   private readonly pairs = new Set<Pair>()
   private fault: Fault = {}
   private tap: ProxyTap | undefined
+  /** The connections whose next bytes to the server reset them (resetNextRequest), once. */
+  private resetOnNext: Set<number> | undefined
   /** Connections accepted so far. */
   accepted = 0
   /** Most connections open at the same time so far (see {@link resetPeak}). */
@@ -156,6 +158,16 @@ export class FaultProxy {
     let open = 0
     for (const pair of this.pairs) open += Number(!pair.client.destroyed) + Number(!pair.server.destroyed)
     return open
+  }
+
+  /**
+   * Resets whichever connection open now next carries bytes to the server, before they reach
+   * it, once: a kept-alive connection found dead when it is reused. Unlike {@link resetAll},
+   * the client cannot have read the reset before it sends again (Node 26's http Agent reads it
+   * before the next request picks a socket, and then opens a fresh one).
+   */
+  resetNextRequest(): void {
+    this.resetOnNext = new Set([...this.pairs].map((pair) => pair.id))
   }
 
   /** Resets every open connection now. */
@@ -237,6 +249,11 @@ export class FaultProxy {
       pair.counts[direction] = before + data.length
       this.forwarded[direction] += data.length
       if (data.length > 0) this.tap?.(pair.id, direction, data)
+      if (direction === 'toServer' && data.length > 0 && this.resetOnNext?.has(pair.id)) {
+        this.resetOnNext = undefined
+        this.resetPair(pair)
+        return
+      }
       const send = async () => {
         if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
         if (pair.severed) return
